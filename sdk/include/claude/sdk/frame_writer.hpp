@@ -1,0 +1,39 @@
+// Frames an SDK writes to the CLI's stdin (PROTOCOL.md §4–§5), one NDJSON line each.
+//
+// What it is: small functions that build each frame and serialise it as exactly one line ending
+// in '\n'. Newlines inside strings are escaped by JSON itself; U+2028 and U+2029 are escaped too,
+// so line readers that treat them as breaks (JavaScript's) cannot split a frame.
+//
+// How it fails: never for valid JSON values; invalid UTF-8 in strings is replaced by U+FFFD
+// rather than throwing.
+//
+// What it costs: one serialisation of the value per frame.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace claude::sdk {
+
+// Any JSON value as one line, '\n' included.
+std::string serialize_frame(const nlohmann::json& value);
+
+// {"type":"user","session_id":…,"message":{"role":"user","content":<text>},"parent_tool_use_id":null}
+std::string user_message_frame(std::string_view text, std::string_view session_id = "");
+// The same with `content` an array of content blocks.
+std::string user_message_frame(const nlohmann::json& content_blocks,
+                               std::string_view session_id = "");
+
+// {"type":"control_request","request_id":…,"request":{"subtype":…,…}}
+std::string control_request_frame(std::string_view request_id, const nlohmann::json& request);
+// {"type":"control_response","response":{"subtype":"success","request_id":…,"response":…}}
+std::string control_success_frame(std::string_view request_id, const nlohmann::json& response);
+// {"type":"control_response","response":{"subtype":"error","request_id":…,"error":…}}
+std::string control_error_frame(std::string_view request_id, std::string_view error,
+                                std::optional<std::string_view> error_code = std::nullopt);
+// {"type":"control_cancel_request","request_id":…}
+std::string control_cancel_frame(std::string_view request_id);
+
+}  // namespace claude::sdk

@@ -1,0 +1,71 @@
+#include "claude/sdk/frame_writer.hpp"
+
+namespace claude::sdk {
+namespace {
+
+// JSON allows U+2028/U+2029 raw in strings, but JavaScript line readers break lines there.
+void escape_line_separators(std::string& text) {
+  static constexpr std::string_view kLineSeparator = "\xE2\x80\xA8";
+  static constexpr std::string_view kParagraphSeparator = "\xE2\x80\xA9";
+  std::size_t pos = 0;
+  while ((pos = text.find("\xE2\x80", pos)) != std::string::npos) {
+    const std::string_view at(text.data() + pos, std::min<std::size_t>(3, text.size() - pos));
+    if (at == kLineSeparator) {
+      text.replace(pos, 3, "\\u2028");
+      pos += 6;
+    } else if (at == kParagraphSeparator) {
+      text.replace(pos, 3, "\\u2029");
+      pos += 6;
+    } else {
+      pos += 2;
+    }
+  }
+}
+
+nlohmann::json user_message(nlohmann::json content, std::string_view session_id) {
+  return {{"type", "user"},
+          {"session_id", session_id},
+          {"message", {{"role", "user"}, {"content", std::move(content)}}},
+          {"parent_tool_use_id", nullptr}};
+}
+
+}  // namespace
+
+std::string serialize_frame(const nlohmann::json& value) {
+  std::string line = value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  escape_line_separators(line);
+  line += '\n';
+  return line;
+}
+
+std::string user_message_frame(std::string_view text, std::string_view session_id) {
+  return serialize_frame(user_message(text, session_id));
+}
+
+std::string user_message_frame(const nlohmann::json& content_blocks, std::string_view session_id) {
+  return serialize_frame(user_message(content_blocks, session_id));
+}
+
+std::string control_request_frame(std::string_view request_id, const nlohmann::json& request) {
+  return serialize_frame(
+      {{"type", "control_request"}, {"request_id", request_id}, {"request", request}});
+}
+
+std::string control_success_frame(std::string_view request_id, const nlohmann::json& response) {
+  return serialize_frame(
+      {{"type", "control_response"},
+       {"response", {{"subtype", "success"}, {"request_id", request_id}, {"response", response}}}});
+}
+
+std::string control_error_frame(std::string_view request_id, std::string_view error,
+                                std::optional<std::string_view> error_code) {
+  nlohmann::json response = {{"subtype", "error"}, {"request_id", request_id}, {"error", error}};
+  if (error_code) response["error_code"] = *error_code;
+  return serialize_frame({{"type", "control_response"}, {"response", std::move(response)}});
+}
+
+std::string control_cancel_frame(std::string_view request_id) {
+  return serialize_frame({{"type", "control_cancel_request"}, {"request_id", request_id}});
+}
+
+}  // namespace claude::sdk

@@ -1,0 +1,535 @@
+#include "claude/sdk/message_parser.hpp"
+
+#include <array>
+#include <optional>
+#include <simdjson.h>
+
+namespace claude::sdk {
+namespace {
+
+using simdjson::dom::element;
+using simdjson::dom::element_type;
+using simdjson::dom::object;
+
+// Raised inside the parser only; `MessageParser::parse` turns it into a ParseError.
+struct FieldFault {
+  ParseError::Kind kind;
+  std::string field;
+};
+
+// The last value of each wanted key in one pass over an object. Last wins, as in nlohmann and
+// JavaScript, so typed fields agree with `Message::json()` when a key is repeated.
+template <std::size_t N>
+struct Picked {
+  std::array<std::optional<element>, N> values;
+  [[nodiscard]] const std::optional<element>& operator[](std::size_t i) const { return values[i]; }
+};
+
+template <std::size_t N>
+Picked<N> pick(object obj, const std::array<std::string_view, N>& keys) {
+  Picked<N> picked;
+  for (auto field : obj) {
+    for (std::size_t i = 0; i < N; ++i) {
+      if (field.key == keys[i]) {
+        picked.values[i] = field.value;
+        break;
+      }
+    }
+  }
+  return picked;
+}
+
+std::string pointer(std::string_view parent, std::string_view key) {
+  std::string out(parent);
+  out += '/';
+  out += key;
+  return out;
+}
+
+[[noreturn]] void fail(ParseError::Kind kind, std::string field) {
+  throw FieldFault{kind, std::move(field)};
+}
+
+object require_object(const std::optional<element>& value, const std::string& field) {
+  if (!value) fail(ParseError::Kind::missing_field, field);
+  object obj;
+  if (value->get(obj) != simdjson::SUCCESS) fail(ParseError::Kind::wrong_type, field);
+  return obj;
+}
+
+std::string require_string(const std::optional<element>& value, const std::string& field) {
+  if (!value) fail(ParseError::Kind::missing_field, field);
+  std::string_view text;
+  if (value->get(text) != simdjson::SUCCESS) fail(ParseError::Kind::wrong_type, field);
+  return std::string(text);
+}
+
+// Absent or null → empty; any other non-string is a wrong type.
+std::string optional_string(const std::optional<element>& value, const std::string& field) {
+  if (!value || value->is_null()) return {};
+  std::string_view text;
+  if (value->get(text) != simdjson::SUCCESS) fail(ParseError::Kind::wrong_type, field);
+  return std::string(text);
+}
+
+std::optional<std::string> nullable_string(const std::optional<element>& value,
+                                           const std::string& field) {
+  if (!value || value->is_null()) return std::nullopt;
+  return optional_string(value, field);
+}
+
+// Lenient for fields no consumer depends on: a value of another type reads as empty.
+std::string loose_string(const std::optional<element>& value) {
+  std::string_view text;
+  if (value && value->get(text) == simdjson::SUCCESS) return std::string(text);
+  return {};
+}
+
+bool loose_bool(const std::optional<element>& value) {
+  bool flag = false;
+  return value && value->get(flag) == simdjson::SUCCESS && flag;
+}
+
+std::optional<std::int64_t> as_integer(const element& value) {
+  std::int64_t i = 0;
+  if (value.get(i) == simdjson::SUCCESS) return i;
+  std::uint64_t u = 0;
+  if (value.get(u) == simdjson::SUCCESS) return static_cast<std::int64_t>(u);
+  double d = 0;
+  if (value.get(d) == simdjson::SUCCESS) return static_cast<std::int64_t>(d);
+  return std::nullopt;
+}
+
+std::int64_t require_integer(const std::optional<element>& value, const std::string& field) {
+  if (!value) fail(ParseError::Kind::missing_field, field);
+  auto number = as_integer(*value);
+  if (!number) fail(ParseError::Kind::wrong_type, field);
+  return *number;
+}
+
+bool require_bool(const std::optional<element>& value, const std::string& field) {
+  if (!value) fail(ParseError::Kind::missing_field, field);
+  bool flag = false;
+  if (value->get(flag) != simdjson::SUCCESS) fail(ParseError::Kind::wrong_type, field);
+  return flag;
+}
+
+JsonText json_text(const std::optional<element>& value) {
+  if (!value) return {};
+  return JsonText(simdjson::to_string(*value));
+}
+
+std::vector<std::string> string_list(const std::optional<element>& value) {
+  std::vector<std::string> out;
+  simdjson::dom::array items;
+  if (!value || value->get(items) != simdjson::SUCCESS) return out;
+  for (element item : items) {
+    std::string_view text;
+    if (item.get(text) == simdjson::SUCCESS) out.emplace_back(text);
+  }
+  return out;
+}
+
+ContentBlock::Kind block_kind(std::string_view type) {
+  using Kind = ContentBlock::Kind;
+  if (type == "text") return Kind::text;
+  if (type == "thinking") return Kind::thinking;
+  if (type == "redacted_thinking") return Kind::redacted_thinking;
+  if (type == "tool_use") return Kind::tool_use;
+  if (type == "server_tool_use") return Kind::server_tool_use;
+  if (type == "tool_result") return Kind::tool_result;
+  return Kind::unknown;
+}
+
+ContentBlock parse_block(const element& value, const std::string& field) {
+  object obj;
+  if (value.get(obj) != simdjson::SUCCESS) fail(ParseError::Kind::wrong_type, field);
+  static constexpr std::array<std::string_view, 11> keys{
+      "type", "text",        "thinking",    "signature", "data",    "id",
+      "name", "input",       "tool_use_id", "content",   "is_error"};
+  auto f = pick(obj, keys);
+  ContentBlock block;
+  block.type = require_string(f[0], pointer(field, "type"));
+  block.kind = block_kind(block.type);
+  using Kind = ContentBlock::Kind;
+  switch (block.kind) {
+    case Kind::text: block.text = require_string(f[1], pointer(field, "text")); break;
+    case Kind::thinking:
+      block.text = require_string(f[2], pointer(field, "thinking"));
+      block.signature = loose_string(f[3]);
+      break;
+    case Kind::redacted_thinking: block.text = loose_string(f[4]); break;
+    case Kind::tool_use:
+    case Kind::server_tool_use:
+      block.id = require_string(f[5], pointer(field, "id"));
+      block.name = require_string(f[6], pointer(field, "name"));
+      block.input = json_text(f[7]);
+      break;
+    case Kind::tool_result:
+      block.tool_use_id = require_string(f[8], pointer(field, "tool_use_id"));
+      block.content = json_text(f[9]);
+      block.is_error = loose_bool(f[10]);
+      break;
+    case Kind::unknown: block.raw = JsonText(simdjson::to_string(value)); break;
+  }
+  return block;
+}
+
+std::vector<ContentBlock> parse_blocks(simdjson::dom::array items, const std::string& field) {
+  std::vector<ContentBlock> blocks;
+  std::size_t index = 0;
+  for (element item : items) {
+    blocks.push_back(parse_block(item, pointer(field, std::to_string(index++))));
+  }
+  return blocks;
+}
+
+// Fields almost every CLI frame carries.
+constexpr std::size_t kUuid = 0, kSessionId = 1, kParentToolUseId = 2;
+
+SystemMessage parse_system(object obj) {
+  static constexpr std::array<std::string_view, 22> keys{
+      "uuid",          "session_id",       "parent_tool_use_id", "subtype",
+      "cwd",           "model",            "permissionMode",     "apiKeySource",
+      "claude_code_version", "output_style", "tools",            "slash_commands",
+      "agents",        "skills",           "mcp_servers",        "task_id",
+      "status",        "patch",            "state",              "sdk_host_only",
+      "data",          "hook_event"};
+  auto f = pick(obj, keys);
+  SystemMessage msg;
+  msg.uuid = loose_string(f[kUuid]);
+  msg.session_id = loose_string(f[kSessionId]);
+  msg.subtype = require_string(f[3], "/subtype");
+  if (msg.subtype == "init") {
+    SystemInit init;
+    init.cwd = loose_string(f[4]);
+    init.model = loose_string(f[5]);
+    init.permission_mode = loose_string(f[6]);
+    init.api_key_source = loose_string(f[7]);
+    init.claude_code_version = loose_string(f[8]);
+    init.output_style = loose_string(f[9]);
+    init.tools = string_list(f[10]);
+    init.slash_commands = string_list(f[11]);
+    init.agents = string_list(f[12]);
+    init.skills = string_list(f[13]);
+    init.mcp_servers = json_text(f[14]);
+    msg.init = std::move(init);
+  }
+  if (msg.is_task_event()) {
+    msg.task_id = optional_string(f[15], "/task_id");
+    msg.task_status = loose_string(f[16]);
+    object patch;
+    if (f[17] && f[17]->get(patch) == simdjson::SUCCESS) {
+      static constexpr std::array<std::string_view, 1> patch_keys{"status"};
+      msg.task_status = loose_string(pick(patch, patch_keys)[0]);
+    }
+  }
+  msg.state = loose_string(f[18]);
+  msg.sdk_host_only = loose_bool(f[19]);
+  return msg;
+}
+
+AssistantMessage parse_assistant(object obj) {
+  static constexpr std::array<std::string_view, 5> keys{"uuid", "session_id",
+                                                        "parent_tool_use_id", "message", "error"};
+  auto f = pick(obj, keys);
+  AssistantMessage msg;
+  msg.uuid = loose_string(f[kUuid]);
+  msg.session_id = loose_string(f[kSessionId]);
+  msg.parent_tool_use_id = nullable_string(f[kParentToolUseId], "/parent_tool_use_id");
+  msg.error = nullable_string(f[4], "/error");
+  object message = require_object(f[3], "/message");
+  static constexpr std::array<std::string_view, 5> message_keys{"id", "model", "content",
+                                                                "stop_reason", "usage"};
+  auto m = pick(message, message_keys);
+  msg.message_id = loose_string(m[0]);
+  msg.model = require_string(m[1], "/message/model");
+  if (!m[2]) fail(ParseError::Kind::missing_field, "/message/content");
+  simdjson::dom::array content;
+  if (m[2]->get(content) != simdjson::SUCCESS) {
+    fail(ParseError::Kind::wrong_type, "/message/content");
+  }
+  msg.content = parse_blocks(content, "/message/content");
+  msg.stop_reason = nullable_string(m[3], "/message/stop_reason");
+  msg.usage = json_text(m[4]);
+  return msg;
+}
+
+UserMessage parse_user(object obj) {
+  static constexpr std::array<std::string_view, 7> keys{
+      "uuid",    "session_id",      "parent_tool_use_id", "message",
+      "isReplay", "tool_use_result", "isSynthetic"};
+  auto f = pick(obj, keys);
+  UserMessage msg;
+  msg.uuid = loose_string(f[kUuid]);
+  msg.session_id = loose_string(f[kSessionId]);
+  msg.parent_tool_use_id = nullable_string(f[kParentToolUseId], "/parent_tool_use_id");
+  msg.is_replay = loose_bool(f[4]);
+  msg.tool_use_result = json_text(f[5]);
+  msg.is_synthetic = loose_bool(f[6]);
+  object message = require_object(f[3], "/message");
+  static constexpr std::array<std::string_view, 1> message_keys{"content"};
+  auto content = pick(message, message_keys)[0];
+  if (!content) fail(ParseError::Kind::missing_field, "/message/content");
+  std::string_view text;
+  simdjson::dom::array blocks;
+  if (content->get(text) == simdjson::SUCCESS) {
+    msg.text = std::string(text);
+  } else if (content->get(blocks) == simdjson::SUCCESS) {
+    msg.content = parse_blocks(blocks, "/message/content");
+  } else {
+    fail(ParseError::Kind::wrong_type, "/message/content");
+  }
+  return msg;
+}
+
+ResultMessage parse_result(object obj) {
+  static constexpr std::array<std::string_view, 18> keys{
+      "uuid",        "session_id",      "parent_tool_use_id", "subtype",
+      "is_error",    "duration_ms",     "duration_api_ms",    "num_turns",
+      "result",      "errors",          "total_cost_usd",     "stop_reason",
+      "terminal_reason", "api_error_status", "usage",         "modelUsage",
+      "permission_denials", "structured_output"};
+  auto f = pick(obj, keys);
+  ResultMessage msg;
+  msg.uuid = loose_string(f[kUuid]);
+  msg.subtype = require_string(f[3], "/subtype");
+  msg.is_error = require_bool(f[4], "/is_error");
+  msg.duration_ms = require_integer(f[5], "/duration_ms");
+  msg.duration_api_ms = require_integer(f[6], "/duration_api_ms");
+  msg.num_turns = require_integer(f[7], "/num_turns");
+  msg.session_id = require_string(f[kSessionId], "/session_id");
+  msg.result = nullable_string(f[8], "/result");
+  if (f[9] && !f[9]->is_null()) {
+    simdjson::dom::array errors;
+    if (f[9]->get(errors) != simdjson::SUCCESS) fail(ParseError::Kind::wrong_type, "/errors");
+    msg.has_errors = true;
+    std::size_t index = 0;
+    for (element item : errors) {
+      msg.errors.push_back(require_string(item, "/errors/" + std::to_string(index++)));
+    }
+  }
+  if (f[10] && !f[10]->is_null()) {
+    double cost = 0;
+    if (f[10]->get(cost) != simdjson::SUCCESS) {
+      auto whole = as_integer(*f[10]);
+      if (!whole) fail(ParseError::Kind::wrong_type, "/total_cost_usd");
+      cost = static_cast<double>(*whole);
+    }
+    msg.total_cost_usd = cost;
+  }
+  msg.stop_reason = nullable_string(f[11], "/stop_reason");
+  msg.terminal_reason = nullable_string(f[12], "/terminal_reason");
+  if (f[13] && !f[13]->is_null()) msg.api_error_status = as_integer(*f[13]);
+  msg.usage = json_text(f[14]);
+  msg.model_usage = json_text(f[15]);
+  msg.permission_denials = json_text(f[16]);
+  msg.structured_output = json_text(f[17]);
+  return msg;
+}
+
+StreamEvent parse_stream_event(object obj) {
+  static constexpr std::array<std::string_view, 4> keys{"uuid", "session_id",
+                                                        "parent_tool_use_id", "event"};
+  auto f = pick(obj, keys);
+  StreamEvent msg;
+  msg.uuid = loose_string(f[kUuid]);
+  msg.session_id = loose_string(f[kSessionId]);
+  msg.parent_tool_use_id = nullable_string(f[kParentToolUseId], "/parent_tool_use_id");
+  object event = require_object(f[3], "/event");
+  static constexpr std::array<std::string_view, 1> event_keys{"type"};
+  msg.event_type = loose_string(pick(event, event_keys)[0]);
+  msg.event = json_text(f[3]);
+  return msg;
+}
+
+ControlRequest parse_control_request(object obj) {
+  static constexpr std::array<std::string_view, 2> keys{"request_id", "request"};
+  auto f = pick(obj, keys);
+  ControlRequest msg;
+  msg.request_id = require_string(f[0], "/request_id");
+  object request = require_object(f[1], "/request");
+  static constexpr std::array<std::string_view, 14> request_keys{
+      "subtype",      "tool_name", "input",         "tool_use_id",     "permission_suggestions",
+      "blocked_path", "agent_id",  "callback_id",   "server_name",     "message",
+      "hooks",        "sdkMcpServers", "agents",   "hook_event_name"};
+  auto r = pick(request, request_keys);
+  msg.subtype = require_string(r[0], "/request/subtype");
+  msg.request = json_text(f[1]);
+  if (msg.subtype == "can_use_tool") {
+    CanUseToolRequest typed;
+    typed.tool_name = require_string(r[1], "/request/tool_name");
+    typed.input = json_text(r[2]);
+    typed.tool_use_id = optional_string(r[3], "/request/tool_use_id");
+    typed.permission_suggestions = json_text(r[4]);
+    typed.blocked_path = nullable_string(r[5], "/request/blocked_path");
+    typed.agent_id = nullable_string(r[6], "/request/agent_id");
+    msg.typed = std::move(typed);
+  } else if (msg.subtype == "hook_callback") {
+    HookCallbackRequest typed;
+    typed.callback_id = require_string(r[7], "/request/callback_id");
+    typed.tool_use_id = nullable_string(r[3], "/request/tool_use_id");
+    typed.input = json_text(r[2]);
+    object input;
+    if (r[2] && r[2]->get(input) == simdjson::SUCCESS) {
+      typed.hook_event_name = loose_string(pick(input, std::array<std::string_view, 1>{
+                                                           "hook_event_name"})[0]);
+    }
+    msg.typed = std::move(typed);
+  } else if (msg.subtype == "mcp_message") {
+    McpMessageRequest typed;
+    typed.server_name = require_string(r[8], "/request/server_name");
+    object message = require_object(r[9], "/request/message");
+    typed.method = loose_string(pick(message, std::array<std::string_view, 1>{"method"})[0]);
+    typed.message = json_text(r[9]);
+    msg.typed = std::move(typed);
+  } else if (msg.subtype == "initialize") {
+    InitializeRequest typed;
+    typed.hooks = json_text(r[10]);
+    typed.sdk_mcp_servers = json_text(r[11]);
+    typed.agents = json_text(r[12]);
+    msg.typed = std::move(typed);
+  }
+  return msg;
+}
+
+ControlResponse parse_control_response(object obj) {
+  static constexpr std::array<std::string_view, 4> keys{
+      "response", "pending_permission_requests", "pending_user_dialog_requests",
+      "pending_elicitation_requests"};
+  auto f = pick(obj, keys);
+  ControlResponse msg;
+  object response = require_object(f[0], "/response");
+  static constexpr std::array<std::string_view, 6> response_keys{
+      "subtype", "request_id", "requestId", "response", "error", "error_code"};
+  auto r = pick(response, response_keys);
+  const std::string subtype = require_string(r[0], "/response/subtype");
+  if (subtype != "success" && subtype != "error") {
+    fail(ParseError::Kind::wrong_type, "/response/subtype");
+  }
+  msg.success = subtype == "success";
+  // Ruby writes `requestId` beside (or instead of) `request_id`.
+  msg.request_id = r[1] || !r[2] ? require_string(r[1], "/response/request_id")
+                                 : require_string(r[2], "/response/requestId");
+  if (msg.success) {
+    msg.response = json_text(r[3]);
+  } else {
+    msg.error = loose_string(r[4]);
+    msg.error_code = nullable_string(r[5], "/response/error_code");
+  }
+  msg.pending_permission_requests = json_text(f[1]);
+  msg.pending_user_dialog_requests = json_text(f[2]);
+  msg.pending_elicitation_requests = json_text(f[3]);
+  return msg;
+}
+
+ControlCancelRequest parse_control_cancel(object obj) {
+  auto f = pick(obj, std::array<std::string_view, 1>{"request_id"});
+  return ControlCancelRequest{require_string(f[0], "/request_id")};
+}
+
+RateLimitEvent parse_rate_limit(object obj) {
+  auto f = pick(obj, std::array<std::string_view, 1>{"rate_limit_info"});
+  object info = require_object(f[0], "/rate_limit_info");
+  RateLimitEvent msg;
+  msg.status = loose_string(pick(info, std::array<std::string_view, 1>{"status"})[0]);
+  msg.rate_limit_info = json_text(f[0]);
+  return msg;
+}
+
+MessageBody parse_body(std::string_view type, object obj) {
+  if (type == "stream_event") return parse_stream_event(obj);
+  if (type == "assistant") return parse_assistant(obj);
+  if (type == "user") return parse_user(obj);
+  if (type == "system") return parse_system(obj);
+  if (type == "result") return parse_result(obj);
+  if (type == "control_request") return parse_control_request(obj);
+  if (type == "control_response") return parse_control_response(obj);
+  if (type == "control_cancel_request") return parse_control_cancel(obj);
+  if (type == "rate_limit_event") return parse_rate_limit(obj);
+  if (type == "keep_alive") return KeepAlive{};
+  return UnknownMessage{std::string(type)};
+}
+
+std::string describe(ParseError::Kind kind, const std::string& field) {
+  switch (kind) {
+    case ParseError::Kind::not_json: return "not valid JSON";
+    case ParseError::Kind::not_object: return "not a JSON object";
+    case ParseError::Kind::missing_field: return "required field " + field + " is missing";
+    case ParseError::Kind::wrong_type: return "field " + field + " has the wrong type";
+    case ParseError::Kind::too_deep:
+      return "nested deeper than " + std::to_string(MessageParser::kMaxDepth) + " levels";
+  }
+  return "invalid message";
+}
+
+ParseError make_error(ParseError::Kind kind, std::string field, std::string detail = {}) {
+  std::string message = describe(kind, field);
+  if (!detail.empty()) message += " (" + detail + ")";
+  return ParseError{kind, std::move(field), std::move(message)};
+}
+
+}  // namespace
+
+std::string_view to_string(ParseError::Kind kind) noexcept {
+  switch (kind) {
+    case ParseError::Kind::not_json: return "not_json";
+    case ParseError::Kind::not_object: return "not_object";
+    case ParseError::Kind::missing_field: return "missing_field";
+    case ParseError::Kind::wrong_type: return "wrong_type";
+    case ParseError::Kind::too_deep: return "too_deep";
+  }
+  return "not_json";
+}
+
+struct MessageParser::State {
+  simdjson::dom::parser dom;
+  State() {
+    if (dom.allocate(64 * 1024, kMaxDepth) != simdjson::SUCCESS) throw std::bad_alloc();
+  }
+};
+
+MessageParser::MessageParser() : state_(std::make_unique<State>()) {}
+MessageParser::~MessageParser() = default;
+MessageParser::MessageParser(MessageParser&&) noexcept = default;
+MessageParser& MessageParser::operator=(MessageParser&&) noexcept = default;
+
+ParseResult MessageParser::parse(std::string_view line) { return parse_line(line, true); }
+
+ParseResult MessageParser::parse_line(std::string_view line, bool allow_number_fallback) {
+  try {
+    element root;
+    auto error = state_->dom.parse(line.data(), line.size(), /*realloc_if_needed=*/true).get(root);
+    if (allow_number_fallback &&
+        (error == simdjson::NUMBER_ERROR || error == simdjson::NUMBER_OUT_OF_RANGE)) {
+      // Valid JSON whose numbers simdjson cannot hold (beyond 64 bits): let nlohmann read them as
+      // doubles, and type the message from that normalised text. The original line is kept.
+      auto value = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+      if (value.is_discarded()) return make_error(ParseError::Kind::not_json, "", "bad number");
+      auto typed = parse_line(value.dump(), false);
+      if (auto* message = std::get_if<Message>(&typed)) {
+        return Message(std::string(line), message->body());
+      }
+      return typed;
+    }
+    if (error == simdjson::DEPTH_ERROR) return make_error(ParseError::Kind::too_deep, "");
+    if (error) return make_error(ParseError::Kind::not_json, "", simdjson::error_message(error));
+    object obj;
+    if (root.get(obj) != simdjson::SUCCESS) return make_error(ParseError::Kind::not_object, "");
+    auto type_field = pick(obj, std::array<std::string_view, 1>{"type"})[0];
+    if (!type_field) return make_error(ParseError::Kind::missing_field, "/type");
+    std::string_view type;
+    if (type_field->get(type) != simdjson::SUCCESS) {
+      return make_error(ParseError::Kind::wrong_type, "/type");
+    }
+    return Message(std::string(line), parse_body(type, obj));
+  } catch (const FieldFault& fault) {
+    return make_error(fault.kind, fault.field);
+  } catch (const std::bad_alloc&) {
+    throw;
+  } catch (const std::exception& e) {
+    return make_error(ParseError::Kind::not_json, "", e.what());
+  }
+}
+
+}  // namespace claude::sdk
