@@ -2,10 +2,11 @@
 
 namespace claude::sdk {
 
-static_assert(std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(MessageType::unknown),
-                                                     MessageBody>,
-                             UnknownMessage>,
-              "MessageBody alternatives must follow MessageType order");
+static_assert(
+    std::is_same_v<
+        std::variant_alternative_t<static_cast<std::size_t>(MessageType::unknown), MessageBody>,
+        UnknownMessage>,
+    "MessageBody alternatives must follow MessageType order");
 
 nlohmann::json JsonText::value() const {
   if (text_.empty()) return nullptr;
@@ -21,22 +22,34 @@ bool operator==(const JsonText& a, const JsonText& b) {
 
 std::string_view to_string(MessageType type) noexcept {
   switch (type) {
-    case MessageType::system: return "system";
-    case MessageType::assistant: return "assistant";
-    case MessageType::user: return "user";
-    case MessageType::result: return "result";
-    case MessageType::stream_event: return "stream_event";
-    case MessageType::control_request: return "control_request";
-    case MessageType::control_response: return "control_response";
-    case MessageType::control_cancel_request: return "control_cancel_request";
-    case MessageType::rate_limit_event: return "rate_limit_event";
-    case MessageType::keep_alive: return "keep_alive";
-    case MessageType::unknown: return "unknown";
+    case MessageType::system:
+      return "system";
+    case MessageType::assistant:
+      return "assistant";
+    case MessageType::user:
+      return "user";
+    case MessageType::result:
+      return "result";
+    case MessageType::stream_event:
+      return "stream_event";
+    case MessageType::control_request:
+      return "control_request";
+    case MessageType::control_response:
+      return "control_response";
+    case MessageType::control_cancel_request:
+      return "control_cancel_request";
+    case MessageType::rate_limit_event:
+      return "rate_limit_event";
+    case MessageType::keep_alive:
+      return "keep_alive";
+    case MessageType::unknown:
+      return "unknown";
   }
   return "unknown";
 }
 
-Message::Message(std::string line, MessageBody body) : line_(std::move(line)), body_(std::move(body)) {}
+Message::Message(std::string line, MessageBody body)
+    : line_(std::move(line)), body_(std::move(body)) {}
 
 MessageType Message::type() const noexcept {
   // The variant's alternatives are declared in MessageType order.

@@ -1,8 +1,12 @@
 #include "claude/sdk/message_parser.hpp"
 
-#include <array>
-#include <optional>
 #include <simdjson.h>
+
+#include <array>
+#include <limits>
+#include <optional>
+
+#include "messages/json_slice.hpp"
 
 namespace claude::sdk {
 namespace {
@@ -18,20 +22,37 @@ struct FieldFault {
 };
 
 // The last value of each wanted key in one pass over an object. Last wins, as in nlohmann and
-// JavaScript, so typed fields agree with `Message::json()` when a key is repeated.
+// JavaScript, so typed fields agree with `Message::json()` when a key is repeated. Given the
+// object's text, it also keeps each value's raw slice, for `json_text`.
 template <std::size_t N>
 struct Picked {
   std::array<std::optional<element>, N> values;
+  std::array<detail::JsonSlice, N> slices;
   [[nodiscard]] const std::optional<element>& operator[](std::size_t i) const { return values[i]; }
 };
 
 template <std::size_t N>
-Picked<N> pick(object obj, const std::array<std::string_view, N>& keys) {
+Picked<N> pick(object obj, const std::array<std::string_view, N>& keys, std::string_view raw = {}) {
   Picked<N> picked;
+  detail::JsonSliceCursor cursor(raw);
+  bool paired = !raw.empty();
   for (auto field : obj) {
+    detail::JsonSlice slice;
+    if (paired) {
+      std::string_view raw_key;
+      slice = cursor.next(&raw_key);
+      // Keys with escapes are compared decoded by the DOM only; any other mismatch means the
+      // walk lost step, so stop pairing (json_text then re-serialises).
+      if (slice.text.empty() ||
+          (raw_key != field.key && raw_key.find('\\') == std::string_view::npos)) {
+        paired = false;
+        picked.slices = {};
+      }
+    }
     for (std::size_t i = 0; i < N; ++i) {
       if (field.key == keys[i]) {
         picked.values[i] = field.value;
+        if (paired) picked.slices[i] = slice;
         break;
       }
     }
@@ -93,10 +114,20 @@ bool loose_bool(const std::optional<element>& value) {
 std::optional<std::int64_t> as_integer(const element& value) {
   std::int64_t i = 0;
   if (value.get(i) == simdjson::SUCCESS) return i;
+  // Out-of-range values saturate: converting them is undefined behaviour (found by
+  // fuzz_message_parser on a 30-digit duration_ms).
+  constexpr auto kMax = std::numeric_limits<std::int64_t>::max();
+  constexpr auto kMin = std::numeric_limits<std::int64_t>::min();
   std::uint64_t u = 0;
-  if (value.get(u) == simdjson::SUCCESS) return static_cast<std::int64_t>(u);
+  if (value.get(u) == simdjson::SUCCESS)
+    return u > static_cast<std::uint64_t>(kMax) ? kMax : static_cast<std::int64_t>(u);
   double d = 0;
-  if (value.get(d) == simdjson::SUCCESS) return static_cast<std::int64_t>(d);
+  if (value.get(d) == simdjson::SUCCESS) {
+    if (d != d) return std::nullopt;
+    if (d >= 9223372036854775808.0) return kMax;
+    if (d < -9223372036854775808.0) return kMin;
+    return static_cast<std::int64_t>(d);
+  }
   return std::nullopt;
 }
 
@@ -114,9 +145,15 @@ bool require_bool(const std::optional<element>& value, const std::string& field)
   return flag;
 }
 
-JsonText json_text(const std::optional<element>& value) {
-  if (!value) return {};
-  return JsonText(simdjson::to_string(*value));
+JsonText json_text(const element& value, detail::JsonSlice slice) {
+  if (!slice.text.empty()) return JsonText(detail::compact_json(slice));
+  return JsonText(simdjson::to_string(value));
+}
+
+template <std::size_t N>
+JsonText json_text(const Picked<N>& picked, std::size_t i) {
+  if (!picked[i]) return {};
+  return json_text(*picked[i], picked.slices[i]);
 }
 
 std::vector<std::string> string_list(const std::optional<element>& value) {
@@ -126,6 +163,30 @@ std::vector<std::string> string_list(const std::optional<element>& value) {
   for (element item : items) {
     std::string_view text;
     if (item.get(text) == simdjson::SUCCESS) out.emplace_back(text);
+  }
+  return out;
+}
+
+bool is_blank(std::string_view text) {
+  return text.find_first_not_of(" \t\r\n") == std::string_view::npos;
+}
+
+// `errors` of a result, normalised (EDGE_CASES 37): a bare string is one error; blank strings and
+// entries that are not strings are dropped. The full value stays in `Message::json()`.
+std::vector<std::string> error_list(const std::optional<element>& value, bool& present) {
+  std::vector<std::string> out;
+  std::string_view text;
+  simdjson::dom::array items;
+  present = false;
+  if (!value) return out;
+  if (value->get(text) == simdjson::SUCCESS) {
+    present = true;
+    if (!is_blank(text)) out.emplace_back(text);
+  } else if (value->get(items) == simdjson::SUCCESS) {
+    present = true;
+    for (element item : items) {
+      if (item.get(text) == simdjson::SUCCESS && !is_blank(text)) out.emplace_back(text);
+    }
   }
   return out;
 }
@@ -141,45 +202,54 @@ ContentBlock::Kind block_kind(std::string_view type) {
   return Kind::unknown;
 }
 
-ContentBlock parse_block(const element& value, const std::string& field) {
+ContentBlock parse_block(const element& value, const std::string& field, detail::JsonSlice raw) {
   object obj;
   if (value.get(obj) != simdjson::SUCCESS) fail(ParseError::Kind::wrong_type, field);
   static constexpr std::array<std::string_view, 11> keys{
-      "type", "text",        "thinking",    "signature", "data",    "id",
-      "name", "input",       "tool_use_id", "content",   "is_error"};
-  auto f = pick(obj, keys);
+      "type", "text",  "thinking",    "signature", "data",    "id",
+      "name", "input", "tool_use_id", "content",   "is_error"};
+  auto f = pick(obj, keys, raw.text);
   ContentBlock block;
   block.type = require_string(f[0], pointer(field, "type"));
   block.kind = block_kind(block.type);
   using Kind = ContentBlock::Kind;
   switch (block.kind) {
-    case Kind::text: block.text = require_string(f[1], pointer(field, "text")); break;
+    case Kind::text:
+      block.text = require_string(f[1], pointer(field, "text"));
+      break;
     case Kind::thinking:
       block.text = require_string(f[2], pointer(field, "thinking"));
       block.signature = loose_string(f[3]);
       break;
-    case Kind::redacted_thinking: block.text = loose_string(f[4]); break;
+    case Kind::redacted_thinking:
+      block.text = loose_string(f[4]);
+      break;
     case Kind::tool_use:
     case Kind::server_tool_use:
       block.id = require_string(f[5], pointer(field, "id"));
       block.name = require_string(f[6], pointer(field, "name"));
-      block.input = json_text(f[7]);
+      block.input = json_text(f, 7);
       break;
     case Kind::tool_result:
       block.tool_use_id = require_string(f[8], pointer(field, "tool_use_id"));
-      block.content = json_text(f[9]);
+      block.content = json_text(f, 9);
       block.is_error = loose_bool(f[10]);
       break;
-    case Kind::unknown: block.raw = JsonText(simdjson::to_string(value)); break;
+    case Kind::unknown:
+      block.raw = json_text(value, raw);
+      break;
   }
   return block;
 }
 
-std::vector<ContentBlock> parse_blocks(simdjson::dom::array items, const std::string& field) {
+std::vector<ContentBlock> parse_blocks(simdjson::dom::array items, const std::string& field,
+                                       std::string_view raw) {
+  detail::JsonSliceCursor cursor(raw);
   std::vector<ContentBlock> blocks;
   std::size_t index = 0;
   for (element item : items) {
-    blocks.push_back(parse_block(item, pointer(field, std::to_string(index++))));
+    const detail::JsonSlice slice = raw.empty() ? detail::JsonSlice{} : cursor.next();
+    blocks.push_back(parse_block(item, pointer(field, std::to_string(index++)), slice));
   }
   return blocks;
 }
@@ -187,15 +257,17 @@ std::vector<ContentBlock> parse_blocks(simdjson::dom::array items, const std::st
 // Fields almost every CLI frame carries.
 constexpr std::size_t kUuid = 0, kSessionId = 1, kParentToolUseId = 2;
 
-SystemMessage parse_system(object obj) {
+SystemMessage parse_system(object obj, std::string_view raw) {
   static constexpr std::array<std::string_view, 22> keys{
-      "uuid",          "session_id",       "parent_tool_use_id", "subtype",
-      "cwd",           "model",            "permissionMode",     "apiKeySource",
-      "claude_code_version", "output_style", "tools",            "slash_commands",
-      "agents",        "skills",           "mcp_servers",        "task_id",
-      "status",        "patch",            "state",              "sdk_host_only",
-      "data",          "hook_event"};
-  auto f = pick(obj, keys);
+      "uuid",           "session_id",    "parent_tool_use_id",
+      "subtype",        "cwd",           "model",
+      "permissionMode", "apiKeySource",  "claude_code_version",
+      "output_style",   "tools",         "slash_commands",
+      "agents",         "skills",        "mcp_servers",
+      "task_id",        "status",        "patch",
+      "state",          "sdk_host_only", "data",
+      "hook_event"};
+  auto f = pick(obj, keys, raw);
   SystemMessage msg;
   msg.uuid = loose_string(f[kUuid]);
   msg.session_id = loose_string(f[kSessionId]);
@@ -212,7 +284,7 @@ SystemMessage parse_system(object obj) {
     init.slash_commands = string_list(f[11]);
     init.agents = string_list(f[12]);
     init.skills = string_list(f[13]);
-    init.mcp_servers = json_text(f[14]);
+    init.mcp_servers = json_text(f, 14);
     msg.init = std::move(init);
   }
   if (msg.is_task_event()) {
@@ -229,10 +301,10 @@ SystemMessage parse_system(object obj) {
   return msg;
 }
 
-AssistantMessage parse_assistant(object obj) {
-  static constexpr std::array<std::string_view, 5> keys{"uuid", "session_id",
-                                                        "parent_tool_use_id", "message", "error"};
-  auto f = pick(obj, keys);
+AssistantMessage parse_assistant(object obj, std::string_view raw) {
+  static constexpr std::array<std::string_view, 5> keys{"uuid", "session_id", "parent_tool_use_id",
+                                                        "message", "error"};
+  auto f = pick(obj, keys, raw);
   AssistantMessage msg;
   msg.uuid = loose_string(f[kUuid]);
   msg.session_id = loose_string(f[kSessionId]);
@@ -241,7 +313,7 @@ AssistantMessage parse_assistant(object obj) {
   object message = require_object(f[3], "/message");
   static constexpr std::array<std::string_view, 5> message_keys{"id", "model", "content",
                                                                 "stop_reason", "usage"};
-  auto m = pick(message, message_keys);
+  auto m = pick(message, message_keys, f.slices[3].text);
   msg.message_id = loose_string(m[0]);
   msg.model = require_string(m[1], "/message/model");
   if (!m[2]) fail(ParseError::Kind::missing_field, "/message/content");
@@ -249,48 +321,48 @@ AssistantMessage parse_assistant(object obj) {
   if (m[2]->get(content) != simdjson::SUCCESS) {
     fail(ParseError::Kind::wrong_type, "/message/content");
   }
-  msg.content = parse_blocks(content, "/message/content");
+  msg.content = parse_blocks(content, "/message/content", m.slices[2].text);
   msg.stop_reason = nullable_string(m[3], "/message/stop_reason");
-  msg.usage = json_text(m[4]);
+  msg.usage = json_text(m, 4);
   return msg;
 }
 
-UserMessage parse_user(object obj) {
+UserMessage parse_user(object obj, std::string_view raw) {
   static constexpr std::array<std::string_view, 7> keys{
-      "uuid",    "session_id",      "parent_tool_use_id", "message",
+      "uuid",     "session_id",      "parent_tool_use_id", "message",
       "isReplay", "tool_use_result", "isSynthetic"};
-  auto f = pick(obj, keys);
+  auto f = pick(obj, keys, raw);
   UserMessage msg;
   msg.uuid = loose_string(f[kUuid]);
   msg.session_id = loose_string(f[kSessionId]);
   msg.parent_tool_use_id = nullable_string(f[kParentToolUseId], "/parent_tool_use_id");
   msg.is_replay = loose_bool(f[4]);
-  msg.tool_use_result = json_text(f[5]);
+  msg.tool_use_result = json_text(f, 5);
   msg.is_synthetic = loose_bool(f[6]);
   object message = require_object(f[3], "/message");
   static constexpr std::array<std::string_view, 1> message_keys{"content"};
-  auto content = pick(message, message_keys)[0];
+  auto picked_content = pick(message, message_keys, f.slices[3].text);
+  const auto& content = picked_content[0];
   if (!content) fail(ParseError::Kind::missing_field, "/message/content");
   std::string_view text;
   simdjson::dom::array blocks;
   if (content->get(text) == simdjson::SUCCESS) {
     msg.text = std::string(text);
   } else if (content->get(blocks) == simdjson::SUCCESS) {
-    msg.content = parse_blocks(blocks, "/message/content");
+    msg.content = parse_blocks(blocks, "/message/content", picked_content.slices[0].text);
   } else {
     fail(ParseError::Kind::wrong_type, "/message/content");
   }
   return msg;
 }
 
-ResultMessage parse_result(object obj) {
+ResultMessage parse_result(object obj, std::string_view raw) {
   static constexpr std::array<std::string_view, 18> keys{
-      "uuid",        "session_id",      "parent_tool_use_id", "subtype",
-      "is_error",    "duration_ms",     "duration_api_ms",    "num_turns",
-      "result",      "errors",          "total_cost_usd",     "stop_reason",
-      "terminal_reason", "api_error_status", "usage",         "modelUsage",
-      "permission_denials", "structured_output"};
-  auto f = pick(obj, keys);
+      "uuid",           "session_id",         "parent_tool_use_id", "subtype",          "is_error",
+      "duration_ms",    "duration_api_ms",    "num_turns",          "result",           "errors",
+      "total_cost_usd", "stop_reason",        "terminal_reason",    "api_error_status", "usage",
+      "modelUsage",     "permission_denials", "structured_output"};
+  auto f = pick(obj, keys, raw);
   ResultMessage msg;
   msg.uuid = loose_string(f[kUuid]);
   msg.subtype = require_string(f[3], "/subtype");
@@ -300,15 +372,7 @@ ResultMessage parse_result(object obj) {
   msg.num_turns = require_integer(f[7], "/num_turns");
   msg.session_id = require_string(f[kSessionId], "/session_id");
   msg.result = nullable_string(f[8], "/result");
-  if (f[9] && !f[9]->is_null()) {
-    simdjson::dom::array errors;
-    if (f[9]->get(errors) != simdjson::SUCCESS) fail(ParseError::Kind::wrong_type, "/errors");
-    msg.has_errors = true;
-    std::size_t index = 0;
-    for (element item : errors) {
-      msg.errors.push_back(require_string(item, "/errors/" + std::to_string(index++)));
-    }
-  }
+  msg.errors = error_list(f[9], msg.has_errors);
   if (f[10] && !f[10]->is_null()) {
     double cost = 0;
     if (f[10]->get(cost) != simdjson::SUCCESS) {
@@ -321,17 +385,17 @@ ResultMessage parse_result(object obj) {
   msg.stop_reason = nullable_string(f[11], "/stop_reason");
   msg.terminal_reason = nullable_string(f[12], "/terminal_reason");
   if (f[13] && !f[13]->is_null()) msg.api_error_status = as_integer(*f[13]);
-  msg.usage = json_text(f[14]);
-  msg.model_usage = json_text(f[15]);
-  msg.permission_denials = json_text(f[16]);
-  msg.structured_output = json_text(f[17]);
+  msg.usage = json_text(f, 14);
+  msg.model_usage = json_text(f, 15);
+  msg.permission_denials = json_text(f, 16);
+  msg.structured_output = json_text(f, 17);
   return msg;
 }
 
-StreamEvent parse_stream_event(object obj) {
-  static constexpr std::array<std::string_view, 4> keys{"uuid", "session_id",
-                                                        "parent_tool_use_id", "event"};
-  auto f = pick(obj, keys);
+StreamEvent parse_stream_event(object obj, std::string_view raw) {
+  static constexpr std::array<std::string_view, 4> keys{"uuid", "session_id", "parent_tool_use_id",
+                                                        "event"};
+  auto f = pick(obj, keys, raw);
   StreamEvent msg;
   msg.uuid = loose_string(f[kUuid]);
   msg.session_id = loose_string(f[kSessionId]);
@@ -339,29 +403,29 @@ StreamEvent parse_stream_event(object obj) {
   object event = require_object(f[3], "/event");
   static constexpr std::array<std::string_view, 1> event_keys{"type"};
   msg.event_type = loose_string(pick(event, event_keys)[0]);
-  msg.event = json_text(f[3]);
+  msg.event = json_text(f, 3);
   return msg;
 }
 
-ControlRequest parse_control_request(object obj) {
+ControlRequest parse_control_request(object obj, std::string_view raw) {
   static constexpr std::array<std::string_view, 2> keys{"request_id", "request"};
-  auto f = pick(obj, keys);
+  auto f = pick(obj, keys, raw);
   ControlRequest msg;
   msg.request_id = require_string(f[0], "/request_id");
   object request = require_object(f[1], "/request");
   static constexpr std::array<std::string_view, 14> request_keys{
-      "subtype",      "tool_name", "input",         "tool_use_id",     "permission_suggestions",
-      "blocked_path", "agent_id",  "callback_id",   "server_name",     "message",
-      "hooks",        "sdkMcpServers", "agents",   "hook_event_name"};
-  auto r = pick(request, request_keys);
+      "subtype",      "tool_name",     "input",       "tool_use_id",    "permission_suggestions",
+      "blocked_path", "agent_id",      "callback_id", "server_name",    "message",
+      "hooks",        "sdkMcpServers", "agents",      "hook_event_name"};
+  auto r = pick(request, request_keys, f.slices[1].text);
   msg.subtype = require_string(r[0], "/request/subtype");
-  msg.request = json_text(f[1]);
+  msg.request = json_text(f, 1);
   if (msg.subtype == "can_use_tool") {
     CanUseToolRequest typed;
     typed.tool_name = require_string(r[1], "/request/tool_name");
-    typed.input = json_text(r[2]);
+    typed.input = json_text(r, 2);
     typed.tool_use_id = optional_string(r[3], "/request/tool_use_id");
-    typed.permission_suggestions = json_text(r[4]);
+    typed.permission_suggestions = json_text(r, 4);
     typed.blocked_path = nullable_string(r[5], "/request/blocked_path");
     typed.agent_id = nullable_string(r[6], "/request/agent_id");
     msg.typed = std::move(typed);
@@ -369,11 +433,11 @@ ControlRequest parse_control_request(object obj) {
     HookCallbackRequest typed;
     typed.callback_id = require_string(r[7], "/request/callback_id");
     typed.tool_use_id = nullable_string(r[3], "/request/tool_use_id");
-    typed.input = json_text(r[2]);
+    typed.input = json_text(r, 2);
     object input;
     if (r[2] && r[2]->get(input) == simdjson::SUCCESS) {
-      typed.hook_event_name = loose_string(pick(input, std::array<std::string_view, 1>{
-                                                           "hook_event_name"})[0]);
+      typed.hook_event_name =
+          loose_string(pick(input, std::array<std::string_view, 1>{"hook_event_name"})[0]);
     }
     msg.typed = std::move(typed);
   } else if (msg.subtype == "mcp_message") {
@@ -381,28 +445,28 @@ ControlRequest parse_control_request(object obj) {
     typed.server_name = require_string(r[8], "/request/server_name");
     object message = require_object(r[9], "/request/message");
     typed.method = loose_string(pick(message, std::array<std::string_view, 1>{"method"})[0]);
-    typed.message = json_text(r[9]);
+    typed.message = json_text(r, 9);
     msg.typed = std::move(typed);
   } else if (msg.subtype == "initialize") {
     InitializeRequest typed;
-    typed.hooks = json_text(r[10]);
-    typed.sdk_mcp_servers = json_text(r[11]);
-    typed.agents = json_text(r[12]);
+    typed.hooks = json_text(r, 10);
+    typed.sdk_mcp_servers = json_text(r, 11);
+    typed.agents = json_text(r, 12);
     msg.typed = std::move(typed);
   }
   return msg;
 }
 
-ControlResponse parse_control_response(object obj) {
-  static constexpr std::array<std::string_view, 4> keys{
-      "response", "pending_permission_requests", "pending_user_dialog_requests",
-      "pending_elicitation_requests"};
-  auto f = pick(obj, keys);
+ControlResponse parse_control_response(object obj, std::string_view raw) {
+  static constexpr std::array<std::string_view, 4> keys{"response", "pending_permission_requests",
+                                                        "pending_user_dialog_requests",
+                                                        "pending_elicitation_requests"};
+  auto f = pick(obj, keys, raw);
   ControlResponse msg;
   object response = require_object(f[0], "/response");
   static constexpr std::array<std::string_view, 6> response_keys{
       "subtype", "request_id", "requestId", "response", "error", "error_code"};
-  auto r = pick(response, response_keys);
+  auto r = pick(response, response_keys, f.slices[0].text);
   const std::string subtype = require_string(r[0], "/response/subtype");
   if (subtype != "success" && subtype != "error") {
     fail(ParseError::Kind::wrong_type, "/response/subtype");
@@ -412,14 +476,14 @@ ControlResponse parse_control_response(object obj) {
   msg.request_id = r[1] || !r[2] ? require_string(r[1], "/response/request_id")
                                  : require_string(r[2], "/response/requestId");
   if (msg.success) {
-    msg.response = json_text(r[3]);
+    msg.response = json_text(r, 3);
   } else {
     msg.error = loose_string(r[4]);
     msg.error_code = nullable_string(r[5], "/response/error_code");
   }
-  msg.pending_permission_requests = json_text(f[1]);
-  msg.pending_user_dialog_requests = json_text(f[2]);
-  msg.pending_elicitation_requests = json_text(f[3]);
+  msg.pending_permission_requests = json_text(f, 1);
+  msg.pending_user_dialog_requests = json_text(f, 2);
+  msg.pending_elicitation_requests = json_text(f, 3);
   return msg;
 }
 
@@ -428,35 +492,40 @@ ControlCancelRequest parse_control_cancel(object obj) {
   return ControlCancelRequest{require_string(f[0], "/request_id")};
 }
 
-RateLimitEvent parse_rate_limit(object obj) {
-  auto f = pick(obj, std::array<std::string_view, 1>{"rate_limit_info"});
+RateLimitEvent parse_rate_limit(object obj, std::string_view raw) {
+  auto f = pick(obj, std::array<std::string_view, 1>{"rate_limit_info"}, raw);
   object info = require_object(f[0], "/rate_limit_info");
   RateLimitEvent msg;
   msg.status = loose_string(pick(info, std::array<std::string_view, 1>{"status"})[0]);
-  msg.rate_limit_info = json_text(f[0]);
+  msg.rate_limit_info = json_text(f, 0);
   return msg;
 }
 
-MessageBody parse_body(std::string_view type, object obj) {
-  if (type == "stream_event") return parse_stream_event(obj);
-  if (type == "assistant") return parse_assistant(obj);
-  if (type == "user") return parse_user(obj);
-  if (type == "system") return parse_system(obj);
-  if (type == "result") return parse_result(obj);
-  if (type == "control_request") return parse_control_request(obj);
-  if (type == "control_response") return parse_control_response(obj);
+// `raw` is the object's text (the line), from which JsonText members are sliced.
+MessageBody parse_body(std::string_view type, object obj, std::string_view raw) {
+  if (type == "stream_event") return parse_stream_event(obj, raw);
+  if (type == "assistant") return parse_assistant(obj, raw);
+  if (type == "user") return parse_user(obj, raw);
+  if (type == "system") return parse_system(obj, raw);
+  if (type == "result") return parse_result(obj, raw);
+  if (type == "control_request") return parse_control_request(obj, raw);
+  if (type == "control_response") return parse_control_response(obj, raw);
   if (type == "control_cancel_request") return parse_control_cancel(obj);
-  if (type == "rate_limit_event") return parse_rate_limit(obj);
+  if (type == "rate_limit_event") return parse_rate_limit(obj, raw);
   if (type == "keep_alive") return KeepAlive{};
   return UnknownMessage{std::string(type)};
 }
 
 std::string describe(ParseError::Kind kind, const std::string& field) {
   switch (kind) {
-    case ParseError::Kind::not_json: return "not valid JSON";
-    case ParseError::Kind::not_object: return "not a JSON object";
-    case ParseError::Kind::missing_field: return "required field " + field + " is missing";
-    case ParseError::Kind::wrong_type: return "field " + field + " has the wrong type";
+    case ParseError::Kind::not_json:
+      return "not valid JSON";
+    case ParseError::Kind::not_object:
+      return "not a JSON object";
+    case ParseError::Kind::missing_field:
+      return "required field " + field + " is missing";
+    case ParseError::Kind::wrong_type:
+      return "field " + field + " has the wrong type";
     case ParseError::Kind::too_deep:
       return "nested deeper than " + std::to_string(MessageParser::kMaxDepth) + " levels";
   }
@@ -473,11 +542,16 @@ ParseError make_error(ParseError::Kind kind, std::string field, std::string deta
 
 std::string_view to_string(ParseError::Kind kind) noexcept {
   switch (kind) {
-    case ParseError::Kind::not_json: return "not_json";
-    case ParseError::Kind::not_object: return "not_object";
-    case ParseError::Kind::missing_field: return "missing_field";
-    case ParseError::Kind::wrong_type: return "wrong_type";
-    case ParseError::Kind::too_deep: return "too_deep";
+    case ParseError::Kind::not_json:
+      return "not_json";
+    case ParseError::Kind::not_object:
+      return "not_object";
+    case ParseError::Kind::missing_field:
+      return "missing_field";
+    case ParseError::Kind::wrong_type:
+      return "wrong_type";
+    case ParseError::Kind::too_deep:
+      return "too_deep";
   }
   return "not_json";
 }
@@ -494,7 +568,9 @@ MessageParser::~MessageParser() = default;
 MessageParser::MessageParser(MessageParser&&) noexcept = default;
 MessageParser& MessageParser::operator=(MessageParser&&) noexcept = default;
 
-ParseResult MessageParser::parse(std::string_view line) { return parse_line(line, true); }
+ParseResult MessageParser::parse(std::string_view line) {
+  return parse_line(line, true);
+}
 
 ParseResult MessageParser::parse_line(std::string_view line, bool allow_number_fallback) {
   try {
@@ -522,7 +598,7 @@ ParseResult MessageParser::parse_line(std::string_view line, bool allow_number_f
     if (type_field->get(type) != simdjson::SUCCESS) {
       return make_error(ParseError::Kind::wrong_type, "/type");
     }
-    return Message(std::string(line), parse_body(type, obj));
+    return Message(std::string(line), parse_body(type, obj, line));
   } catch (const FieldFault& fault) {
     return make_error(fault.kind, fault.field);
   } catch (const std::bad_alloc&) {

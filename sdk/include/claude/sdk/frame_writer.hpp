@@ -22,6 +22,14 @@ std::string serialize_frame(const nlohmann::json& value);
 
 // {"type":"user","session_id":…,"message":{"role":"user","content":<text>},"parent_tool_use_id":null}
 std::string user_message_frame(std::string_view text, std::string_view session_id = "");
+// Text given as a C string or std::string: without these, such calls would be ambiguous
+// between the text overload and the content-blocks one (nlohmann::json converts from both).
+inline std::string user_message_frame(const char* text, std::string_view session_id = "") {
+  return user_message_frame(std::string_view(text), session_id);
+}
+inline std::string user_message_frame(const std::string& text, std::string_view session_id = "") {
+  return user_message_frame(std::string_view(text), session_id);
+}
 // The same with `content` an array of content blocks.
 std::string user_message_frame(const nlohmann::json& content_blocks,
                                std::string_view session_id = "");

@@ -51,8 +51,8 @@ struct LineEvent {
   };
   Kind kind = Kind::line;
   std::string_view text;
-  std::size_t size = 0;   // bytes of the line as received (before any stripping)
-  bool partial = false;   // the input ended before this line's '\n'
+  std::size_t size = 0;  // bytes of the line as received (before any stripping)
+  bool partial = false;  // the input ended before this line's '\n'
 };
 
 class LineBuffer {
@@ -91,9 +91,9 @@ class LineBuffer {
   void emit_line(std::string_view line, bool partial, EventSink sink) const;
 
   LineBufferOptions options_;
-  std::string pending_;         // unfinished line, at most max_line_bytes
-  bool discarding_ = false;     // inside an oversized line, dropping bytes up to its '\n'
-  std::size_t discarded_ = 0;   // bytes of that line seen so far
+  std::string pending_;        // unfinished line, at most max_line_bytes
+  bool discarding_ = false;    // inside an oversized line, dropping bytes up to its '\n'
+  std::size_t discarded_ = 0;  // bytes of that line seen so far
 };
 
 }  // namespace claude::sdk

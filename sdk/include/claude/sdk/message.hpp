@@ -16,8 +16,8 @@
 // nlohmann parse the first time; it is cached and is not thread-safe on first call.
 #pragma once
 
-#include <cstdint>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -157,8 +157,10 @@ struct ResultMessage {
   std::int64_t duration_api_ms = 0;
   std::int64_t num_turns = 0;
   std::optional<std::string> result;
+  // Normalised (EDGE_CASES 37): a bare string is one error; blank and non-string entries are
+  // dropped. The value as sent stays in `Message::json()`.
   std::vector<std::string> errors;
-  bool has_errors = false;  // `errors` was present (even if empty)
+  bool has_errors = false;  // `errors` was a string or an array (even an empty one)
   std::optional<double> total_cost_usd;
   std::optional<std::string> stop_reason;
   std::optional<std::string> terminal_reason;
@@ -256,10 +258,9 @@ struct UnknownMessage {
   friend bool operator==(const UnknownMessage&, const UnknownMessage&) = default;
 };
 
-using MessageBody =
-    std::variant<SystemMessage, AssistantMessage, UserMessage, ResultMessage, StreamEvent,
-                 ControlRequest, ControlResponse, ControlCancelRequest, RateLimitEvent, KeepAlive,
-                 UnknownMessage>;
+using MessageBody = std::variant<SystemMessage, AssistantMessage, UserMessage, ResultMessage,
+                                 StreamEvent, ControlRequest, ControlResponse, ControlCancelRequest,
+                                 RateLimitEvent, KeepAlive, UnknownMessage>;
 
 class Message {
  public:

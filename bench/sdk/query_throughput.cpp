@@ -1,0 +1,165 @@
+// sdk-query-throughput: fake-claude streams a 64 MiB session into query(); compared with `cat`
+// of the same lines through a pipe, in the same run.
+//
+// Writes, in a temp dir, session.ndjson (assistant messages of 200–4000 bytes, `--mib` MiB in
+// all) and a scenario that replays those bytes (`raw` steps of ~64 KiB) after the prompt. Then
+// times (1) `cat session.ndjson` read through a pipe into a buffer, (2) query() consuming every
+// message, and prints MB/s for both and their ratio. The SDK's time runs from the query() call
+// (spawn and fake-claude's scenario load included) to the end of the stream.
+//
+// Usage: sdk-query-throughput [--mib N] [--rounds R]   Exit: 0 ok, 2 usage, 3 a run failed.
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <string>
+
+#include "claude/sdk/query.hpp"
+
+extern char** environ;
+
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+std::size_t write_inputs(const fs::path& dir, std::size_t bytes) {
+  std::ofstream session(dir / "session.ndjson", std::ios::binary);
+  std::ofstream scenario(dir / "scenario.ndjson", std::ios::binary);
+  scenario << R"({"scenario":1,"name":"bench.throughput","description":"64 MiB stream"})"
+           << "\n"
+           << R"({"expect":{"type":"user"},"within_ms":10000})"
+           << "\n";
+  std::mt19937 rng(42);
+  std::uniform_int_distribution<int> len(200, 4000);
+  std::size_t written = 0;
+  std::string chunk;
+  for (int i = 0; written < bytes; ++i) {
+    json line = {
+        {"type", "assistant"},
+        {"uuid", "u-" + std::to_string(i)},
+        {"session_id", "bench"},
+        {"parent_tool_use_id", nullptr},
+        {"message",
+         {{"id", "msg_" + std::to_string(i)},
+          {"type", "message"},
+          {"role", "assistant"},
+          {"model", "claude-fake"},
+          {"content", json::array({{{"type", "text"}, {"text", std::string(len(rng), 'x')}}})},
+          {"stop_reason", nullptr}}}};
+    std::string text = line.dump() + "\n";
+    session << text;
+    written += text.size();
+    chunk += text;
+    if (chunk.size() >= (64u << 10)) {
+      scenario << json{{"raw", chunk}}.dump() << "\n";
+      chunk.clear();
+    }
+  }
+  json result = {{"type", "result"}, {"subtype", "success"},  {"is_error", false},
+                 {"duration_ms", 1}, {"duration_api_ms", 1},  {"num_turns", 1},
+                 {"result", "ok"},   {"session_id", "bench"}, {"uuid", "u-end"}};
+  std::string last = result.dump() + "\n";
+  session << last;
+  written += last.size();
+  chunk += last;
+  scenario << json{{"raw", chunk}}.dump() << "\n"
+           << R"({"exit":0})"
+           << "\n";
+  return written;
+}
+
+double cat_seconds(const fs::path& file) {
+  int fds[2];
+  if (::pipe(fds) != 0) throw std::runtime_error("pipe");
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+  posix_spawn_file_actions_addclose(&fa, fds[0]);
+  std::string path = file.string();
+  char* args[] = {const_cast<char*>("cat"), path.data(), nullptr};
+  auto begin = Clock::now();
+  pid_t pid;
+  if (posix_spawnp(&pid, "cat", &fa, nullptr, args, environ) != 0)
+    throw std::runtime_error("spawn cat");
+  posix_spawn_file_actions_destroy(&fa);
+  ::close(fds[1]);
+  std::string buf(256u << 10, '\0');
+  while (::read(fds[0], buf.data(), buf.size()) > 0) {
+  }
+  ::close(fds[0]);
+  int status;
+  ::waitpid(pid, &status, 0);
+  return std::chrono::duration<double>(Clock::now() - begin).count();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::size_t mib = 64;
+  int rounds = 1;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--help") {
+      std::cout << "sdk-query-throughput [--mib N] [--rounds R]\n"
+                   "query() throughput from fake-claude vs cat through a pipe. Exit: 0 ok, "
+                   "2 usage, 3 a run failed.\n";
+      return 0;
+    }
+    if (a == "--mib" && i + 1 < argc)
+      mib = std::stoul(argv[++i]);
+    else if (a == "--rounds" && i + 1 < argc)
+      rounds = std::stoi(argv[++i]);
+    else {
+      std::cerr << "sdk-query-throughput: unknown argument " << a << "\n";
+      return 2;
+    }
+  }
+  fs::path dir = fs::temp_directory_path() / ("sdk-tput-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  try {
+    std::size_t bytes = write_inputs(dir, mib << 20);
+    for (int r = 0; r < rounds; ++r) {
+      double cat_s = cat_seconds(dir / "session.ndjson");
+      claude::sdk::Options o;
+      o.cli_path = FAKE_CLAUDE_PATH;
+      o.cli_prefix_args = {"--scenario", (dir / "scenario.ndjson").string()};
+      auto begin = Clock::now();
+      Clock::time_point first{};
+      std::size_t got = 0, messages = 0;
+      auto q = claude::sdk::query("stream", o);
+      while (auto m = q.next()) {
+        if (messages++ == 0) first = Clock::now();
+        got += m->line().size() + 1;
+      }
+      auto end = Clock::now();
+      double sdk_s = std::chrono::duration<double>(end - begin).count();
+      double stream_s = std::chrono::duration<double>(end - first).count();
+      double mb = static_cast<double>(bytes) / 1e6;
+      std::cout << json{{"round", r},
+                        {"bytes", bytes},
+                        {"bytes_received", got},
+                        {"messages", messages},
+                        {"cat_mb_s", mb / cat_s},
+                        {"sdk_mb_s", mb / sdk_s},
+                        {"sdk_mb_s_from_first_message", mb / stream_s},
+                        {"ratio_to_cat", cat_s / sdk_s}}
+                       .dump()
+                << std::endl;
+      if (got != bytes) throw std::runtime_error("lost bytes: got " + std::to_string(got));
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "sdk-query-throughput: " << e.what() << "\n";
+    fs::remove_all(dir);
+    return 3;
+  }
+  fs::remove_all(dir);
+  return 0;
+}

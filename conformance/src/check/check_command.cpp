@@ -1,0 +1,345 @@
+#include "claude/conformance/check_command.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <charconv>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <mutex>
+#include <optional>
+#include <sstream>
+#include <thread>
+
+#include "claude/conformance/baseline.hpp"
+#include "claude/conformance/driver_run.hpp"
+#include "claude/conformance/suite_report.hpp"
+#include "claude/report_html/html_report.hpp"
+
+namespace claude::conformance {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CheckOptions {
+  std::string sdk;
+  std::optional<fs::path> suite;
+  std::optional<fs::path> fake_claude;
+  int jobs = 0;
+  bool list = false;
+  bool force = false;
+  bool quiet = false;
+  bool verbose = false;
+  bool exact = false;
+  std::optional<fs::path> junit;
+  std::optional<fs::path> json;
+  std::optional<fs::path> html;
+  std::optional<fs::path> baseline;
+  std::vector<std::string> prefixes;
+};
+
+struct UsageError {
+  std::string message;
+};
+
+CheckOptions parse_options(std::span<const std::string> args) {
+  CheckOptions o;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::string arg = args[i];
+    std::optional<std::string> inline_value;
+    if (arg.starts_with("--") && arg.find('=') != std::string::npos) {
+      inline_value = arg.substr(arg.find('=') + 1);
+      arg = arg.substr(0, arg.find('='));
+    }
+    auto value = [&]() -> std::string {
+      if (inline_value) return *inline_value;
+      if (i + 1 >= args.size()) throw UsageError{arg + " needs a value"};
+      return args[++i];
+    };
+    if (arg == "--sdk") {
+      o.sdk = value();
+    } else if (arg == "--suite") {
+      o.suite = value();
+    } else if (arg == "--fake-claude") {
+      o.fake_claude = value();
+    } else if (arg == "-j" || arg == "--jobs") {
+      const std::string text = value();
+      int jobs = 0;
+      auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), jobs);
+      if (ec != std::errc() || end != text.data() + text.size() || jobs < 1) {
+        throw UsageError{"-j takes a positive whole number, not '" + text + "'"};
+      }
+      o.jobs = jobs;
+    } else if (arg.starts_with("-j") && arg.size() > 2) {
+      const std::string text = arg.substr(2);
+      int jobs = 0;
+      auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), jobs);
+      if (ec != std::errc() || end != text.data() + text.size() || jobs < 1) {
+        throw UsageError{"-j takes a positive whole number, not '" + text + "'"};
+      }
+      o.jobs = jobs;
+    } else if (arg == "--list") {
+      o.list = true;
+    } else if (arg == "--exact") {
+      o.exact = true;
+    } else if (arg == "--force") {
+      o.force = true;
+    } else if (arg == "--quiet" || arg == "-q") {
+      o.quiet = true;
+    } else if (arg == "--verbose" || arg == "-v") {
+      o.verbose = true;
+    } else if (arg == "--junit") {
+      o.junit = value();
+    } else if (arg == "--json") {
+      o.json = value();
+    } else if (arg == "--html") {
+      o.html = value();
+    } else if (arg == "--baseline") {
+      o.baseline = value();
+    } else if (arg.starts_with("-")) {
+      throw UsageError{"unknown option " + arg};
+    } else {
+      o.prefixes.push_back(arg);
+    }
+  }
+  if (o.sdk.empty() && !o.list) throw UsageError{"--sdk NAME|CMD is required"};
+  if (o.jobs == 0) o.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return o;
+}
+
+fs::path self_directory() {
+  std::error_code ec;
+  fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fs::current_path() : self.parent_path();
+}
+
+// Installed layout first (<prefix>/bin + <prefix>/share/claude-harness), then the source tree
+// this build came from.
+fs::path data_directory(std::string_view what) {
+  const fs::path installed = self_directory() / ".." / "share" / "claude-harness" / what;
+  std::error_code ec;
+  if (fs::exists(installed, ec)) return installed.lexically_normal();
+  return fs::path(CLAUDE_HARNESS_SOURCE_DIR) / what;
+}
+
+std::vector<std::string> split_words(const std::string& text) {
+  std::vector<std::string> words;
+  std::istringstream in(text);
+  for (std::string word; in >> word;) words.push_back(word);
+  return words;
+}
+
+std::vector<std::string> driver_command(const std::string& sdk) {
+  if (sdk == "cpp") return {(self_directory() / "claude-harness-driver-cpp").string()};
+  if (sdk == "ts") {
+    const fs::path driver = data_directory("drivers") / "ts" / "driver.mjs";
+    const fs::path modules = driver.parent_path() / "node_modules" / "@anthropic-ai";
+    std::error_code ec;
+    if (!fs::exists(modules, ec)) {
+      throw UsageError{"the TypeScript SDK is not installed next to " + driver.string() +
+                       ": run tests/compat/ts-sdk/install-sdk first"};
+    }
+    return {"node", driver.string()};
+  }
+  return split_words(sdk);
+}
+
+std::string sdk_label(const std::string& sdk) {
+  return sdk;
+}
+
+int case_deadline_ms(const ConformanceCase& c) {
+  int spec_timeout = 20000;
+  if (auto it = c.driver.find("timeout_ms"); it != c.driver.end() && it->is_number_integer()) {
+    spec_timeout = it->get<int>();
+  }
+  // The driver enforces the spec's timeout itself; the harness only stops drivers that do not.
+  return spec_timeout + 10000;
+}
+
+bool write_file(const fs::path& path, const std::string& text, bool force, std::ostream& err) {
+  const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (force ? O_TRUNC : O_EXCL);
+  const int fd = ::open(path.c_str(), flags, 0600);
+  if (fd < 0) {
+    err << "harness check: cannot write " << path.string() << ": " << std::strerror(errno)
+        << (errno == EEXIST ? " (use --force to replace it)" : "") << "\n";
+    return false;
+  }
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      err << "harness check: cannot write " << path.string() << ": " << std::strerror(errno)
+          << "\n";
+      ::close(fd);
+      return false;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  return ::close(fd) == 0;
+}
+
+CaseResult run_one(const ConformanceCase& c, const std::vector<std::string>& driver,
+                   const fs::path& fake_claude, const fs::path& work_dir,
+                   const std::optional<Baseline>& baseline) {
+  const fs::path report = work_dir / (c.id + ".report.json");
+  DriverRunRequest request;
+  request.argv = driver;
+  request.env = {{"FAKE_CLAUDE", fake_claude.string()},
+                 {"FAKE_CLAUDE_SCENARIO", fs::absolute(c.file).string()},
+                 {"FAKE_CLAUDE_REPORT", report.string()}};
+  request.deadline = std::chrono::milliseconds(case_deadline_ms(c));
+  request.report_path = report;
+  CaseResult result{c, {}, run_driver(request), std::nullopt};
+  result.grade = grade(c, result.run);
+  if (baseline) {
+    if (const auto* entry = baseline->find(c.id)) result.baselined = *entry;
+  }
+  return result;
+}
+
+}  // namespace
+
+std::string check_usage() {
+  return R"(usage: harness check --sdk NAME|CMD [options] [ID-PREFIX...]
+
+Runs the conformance suite against an SDK through its driver (docs/drivers.md) and grades each
+case PASS, FAIL, NON-STRICT or SKIPPED (docs/conformance.md).
+
+  --sdk NAME|CMD     cpp (our C++ SDK), ts (the official TypeScript SDK), or any driver command
+                     (split on spaces, run without a shell)
+  -j, --jobs N       cases run at the same time (default: the number of cores)
+  --list             list the selected cases and exit
+  --suite DIR        the cases (default: the bundled scenarios/conformance)
+  --fake-claude PATH the fake CLI (default: fake-claude beside harness)
+  --baseline FILE    expected failures: one case id per line, '# reason' after it
+  --junit FILE       write a JUnit XML report
+  --json FILE        write a JSON report
+  --html FILE        write a self-contained HTML report: verdicts, and each case's session as a
+                     sequence diagram with its first mismatch highlighted
+  --force            replace existing report files
+  --exact            the ids given are whole case ids, not prefixes
+  -q, --quiet        only failures and the summary
+  -v, --verbose      explain passing cases too
+  ID-PREFIX          run only cases whose id starts with one of these (e.g. perm. hooks.concurrent)
+
+exit: 0 all passed (NON-STRICT, SKIPPED and baselined failures allowed), 1 a case failed or a
+baselined case passes (stale), 2 usage error or a bad case or baseline file
+)";
+}
+
+int run_check(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
+  CheckOptions options;
+  std::vector<std::string> driver;
+  try {
+    for (const auto& a : args) {
+      if (a == "--help" || a == "-h") {
+        out << check_usage();
+        return 0;
+      }
+    }
+    options = parse_options(args);
+    if (!options.list) driver = driver_command(options.sdk);
+    if (!options.list && driver.empty()) throw UsageError{"--sdk names no command"};
+  } catch (const UsageError& e) {
+    err << "harness check: " << e.message << "\n"
+        << "try 'harness check --help'\n";
+    return 2;
+  }
+
+  const fs::path suite_dir = options.suite.value_or(data_directory("scenarios") / "conformance");
+  auto suite = find_cases(suite_dir);
+  if (!suite.errors.empty()) {
+    for (const auto& e : suite.errors) err << e << "\n";
+    return 2;
+  }
+  auto cases = select_cases(suite.cases, options.prefixes, options.exact);
+  if (options.list) {
+    for (const auto& c : cases) out << c.id << "  " << c.description << "\n";
+    return 0;
+  }
+  if (cases.empty()) {
+    err << "harness check: no case in " << suite_dir.string() << " matches the selection\n";
+    return 2;
+  }
+
+  std::optional<Baseline> baseline;
+  if (options.baseline) {
+    auto load = load_baseline(*options.baseline);
+    if (!load.errors.empty()) {
+      for (const auto& e : load.errors) err << e << "\n";
+      return 2;
+    }
+    baseline = std::move(load.baseline);
+  }
+
+  const fs::path fake_claude = options.fake_claude.value_or(self_directory() / "fake-claude");
+  std::error_code ec;
+  if (!fs::exists(fake_claude, ec)) {
+    err << "harness check: fake-claude not found at " << fake_claude.string()
+        << " (give --fake-claude PATH)\n";
+    return 2;
+  }
+  std::string work_template = (fs::temp_directory_path() / "claude-harness-check-XXXXXX").string();
+  if (::mkdtemp(work_template.data()) == nullptr) {
+    err << "harness check: cannot create a temporary directory: " << std::strerror(errno) << "\n";
+    return 2;
+  }
+  const fs::path work_dir = work_template;
+
+  const bool colour = ::isatty(STDOUT_FILENO) != 0 && std::getenv("NO_COLOR") == nullptr;
+  const auto started = std::chrono::steady_clock::now();
+  std::vector<std::optional<CaseResult>> results(cases.size());
+  std::atomic<std::size_t> next{0};
+  std::mutex print;
+  auto worker = [&] {
+    for (std::size_t i = next++; i < cases.size(); i = next++) {
+      auto result = run_one(cases[i], driver, fake_claude, work_dir, baseline);
+      {
+        std::lock_guard lock(print);
+        const bool interesting = result.grade.verdict != Verdict::pass || result.baselined;
+        if (!options.quiet || interesting)
+          out << case_text(result, colour, options.verbose) << std::flush;
+      }
+      results[i] = std::move(result);
+    }
+  };
+  std::vector<std::thread> workers;
+  const int jobs = std::min<int>(options.jobs, static_cast<int>(cases.size()));
+  for (int j = 0; j < jobs; ++j) workers.emplace_back(worker);
+  for (auto& w : workers) w.join();
+  fs::remove_all(work_dir, ec);
+
+  SuiteResult suite_result;
+  suite_result.sdk = sdk_label(options.sdk);
+  suite_result.suite = suite_dir.string();
+  suite_result.jobs = options.jobs;
+  suite_result.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  for (auto& r : results) suite_result.cases.push_back(std::move(*r));
+  out << "\n" << summary_text(suite_result);
+
+  bool written = true;
+  if (options.junit)
+    written &= write_file(*options.junit, junit_xml(suite_result), options.force, err);
+  if (options.json || options.html) {
+    const Json report = suite_json(suite_result);
+    if (options.json) {
+      written &=
+          write_file(*options.json, claude::emulator::dump_json(report) + "\n", options.force, err);
+    }
+    if (options.html) {
+      auto page = claude::report_html::render_html_report(
+          {{suite_dir.string(), nlohmann::json::parse(claude::emulator::dump_json(report))}},
+          "claude-harness conformance: " + suite_result.sdk);
+      written &= write_file(*options.html, page.html, options.force, err);
+    }
+  }
+  if (!written) return 2;
+  return suite_result.ok() ? 0 : 1;
+}
+
+}  // namespace claude::conformance

@@ -1,0 +1,206 @@
+#include "claude/conformance/grade.hpp"
+
+#include <algorithm>
+
+namespace claude::conformance {
+namespace {
+
+using claude::emulator::Bindings;
+
+std::string compact(const Json& value) {
+  return claude::emulator::dump_json(value);
+}
+
+// The wire verdict, from fake-claude's report ("report":1, docs/fake-claude.md).
+void grade_wire(const RunOutcome& run, Grade& out) {
+  if (!run.fake_report) {
+    out.findings.push_back({"wire",
+                            "fake-claude wrote no report: the SDK never started the CLI, or "
+                            "killed it before it could write one",
+                            std::nullopt, std::nullopt, "", ""});
+    return;
+  }
+  const Json& report = *run.fake_report;
+  if (report.value("verdict", "") == "pass") return;
+  Finding finding{"wire",       "fake-claude: the SDK did not send what the scenario expects",
+                  std::nullopt, std::nullopt,
+                  "",           ""};
+  if (auto failure = report.find("failure"); failure != report.end() && failure->is_object()) {
+    finding.message = "fake-claude: " + failure->value("kind", std::string("failure")) + " at " +
+                      failure->value("location", std::string("?")) + ": " +
+                      failure->value("message", std::string());
+    if (auto expected = failure->find("expected"); expected != failure->end()) {
+      finding.expected = *expected;
+    }
+    if (auto closest = failure->find("closest"); closest != failure->end()) {
+      if (auto line = closest->find("line"); line != closest->end()) {
+        finding.closest = *line;
+        const std::string text = line->is_string() ? line->get<std::string>() : "";
+        Json parsed = Json::parse(text, nullptr, false);
+        if (!parsed.is_discarded()) finding.closest = parsed;
+      }
+      finding.pointer = closest->value("first_difference", std::string());
+    }
+  }
+  if (auto leftover = report.find("leftover"); leftover != report.end() && !leftover->empty()) {
+    finding.detail = "SDK lines no step consumed: " + std::to_string(leftover->size());
+    for (const auto& entry : *leftover) {
+      finding.detail += "\n  " + entry.value("line", std::string());
+    }
+  }
+  out.findings.push_back(std::move(finding));
+}
+
+// The observation that comes closest to `pattern`, for the report.
+std::optional<std::pair<Json, std::string>> closest_observation(const Json& pattern,
+                                                                const std::vector<Json>& obs,
+                                                                const Bindings& bindings) {
+  std::optional<std::pair<Json, std::string>> best;
+  std::size_t best_score = 0;
+  for (const auto& o : obs) {
+    Bindings scratch = bindings;
+    auto result = claude::emulator::match(pattern, o, scratch);
+    if (!best || result.score > best_score) {
+      best_score = result.score;
+      best = std::pair{o, result.first_difference ? result.first_difference->pointer : ""};
+    }
+  }
+  return best;
+}
+
+// Ordered subsequence: each pattern must match an observation after the previous match.
+// Returns the index of the first pattern that could not be placed.
+std::optional<std::size_t> unmet_in_order(const std::vector<Json>& patterns,
+                                          const std::vector<Json>& observations,
+                                          Bindings& bindings) {
+  std::size_t next = 0;
+  for (std::size_t p = 0; p < patterns.size(); ++p) {
+    bool placed = false;
+    for (; next < observations.size(); ++next) {
+      if (claude::emulator::match(patterns[p], observations[next], bindings).matched) {
+        placed = true;
+        ++next;
+        break;
+      }
+    }
+    if (!placed) return p;
+  }
+  return std::nullopt;
+}
+
+void grade_sequence(const std::vector<Json>& patterns, std::string_view where,
+                    const RunOutcome& run, Grade& out) {
+  Bindings bindings;
+  auto unmet = unmet_in_order(patterns, run.observations, bindings);
+  if (!unmet) return;
+  const Json& pattern = patterns[*unmet];
+  // Present at all (then the order is wrong) or missing?
+  Bindings probe = bindings;
+  const bool present =
+      std::any_of(run.observations.begin(), run.observations.end(), [&](const Json& o) {
+        Bindings b = probe;
+        return claude::emulator::match(pattern, o, b).matched;
+      });
+  Finding finding{std::string(where),
+                  std::string(where) + "[" + std::to_string(*unmet) + "]: " +
+                      (present ? "observed, but not after the expectations before it"
+                               : "the SDK surfaced nothing that matches"),
+                  pattern,
+                  std::nullopt,
+                  "",
+                  ""};
+  if (auto closest = closest_observation(pattern, run.observations, bindings)) {
+    finding.closest = closest->first;
+    finding.pointer = closest->second;
+  }
+  out.findings.push_back(std::move(finding));
+}
+
+void grade_absent(const ConformanceCase& c, const RunOutcome& run, Grade& out) {
+  for (std::size_t p = 0; p < c.observe_absent.size(); ++p) {
+    for (const auto& o : run.observations) {
+      Bindings bindings;
+      if (claude::emulator::match(c.observe_absent[p], o, bindings).matched) {
+        out.findings.push_back(
+            {"observe_absent",
+             "observe_absent[" + std::to_string(p) + "]: the SDK surfaced something it must not",
+             c.observe_absent[p], o, "", ""});
+        break;
+      }
+    }
+  }
+}
+
+bool driver_skipped(const RunOutcome& run) {
+  return run.driver_exit && *run.driver_exit == 4;
+}
+
+void grade_driver(const RunOutcome& run, Grade& out) {
+  std::string message;
+  if (run.timed_out) {
+    message = "the driver did not finish before the case deadline: the SDK hung";
+  } else if (!run.driver_exit) {
+    message = "the driver was killed by signal " + std::to_string(run.driver_signal);
+  } else if (*run.driver_exit == 3) {
+    message = "the driver reported that the session did not end in time (exit 3): the SDK hung";
+  } else if (*run.driver_exit == 2) {
+    message = "the driver rejected the case's spec (exit 2)";
+  } else if (*run.driver_exit != 0) {
+    message = "the driver exited with " + std::to_string(*run.driver_exit);
+  }
+  if (message.empty() && !run.observations.empty() &&
+      run.observations.back().value("obs", "") != "end") {
+    message = "the driver's observations end without an `end` line";
+  }
+  if (message.empty() && run.observations.empty()) message = "the driver printed no observations";
+  if (!message.empty())
+    out.findings.push_back({"driver", message, std::nullopt, std::nullopt, "", run.driver_stderr});
+  for (const auto& line : run.bad_lines) {
+    out.findings.push_back({"driver", "an observation line is not a JSON object: " + line,
+                            std::nullopt, std::nullopt, "", ""});
+  }
+}
+
+}  // namespace
+
+std::string_view to_string(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::pass:
+      return "PASS";
+    case Verdict::fail:
+      return "FAIL";
+    case Verdict::non_strict:
+      return "NON-STRICT";
+    case Verdict::skipped:
+      return "SKIPPED";
+  }
+  return "FAIL";
+}
+
+Grade grade(const ConformanceCase& c, const RunOutcome& run) {
+  Grade out;
+  if (driver_skipped(run)) {
+    out.verdict = Verdict::skipped;
+    for (const auto& o : run.observations) {
+      if (o.value("obs", "") == "unsupported") {
+        out.findings.push_back({"driver",
+                                "unsupported by this SDK: " + compact(o.value("feature", Json())),
+                                std::nullopt, std::nullopt, "", ""});
+      }
+    }
+    return out;
+  }
+  grade_driver(run, out);
+  grade_wire(run, out);
+  grade_sequence(c.observe, "observe", run, out);
+  grade_absent(c, run, out);
+  if (!out.findings.empty()) {
+    out.verdict = Verdict::fail;
+    return out;
+  }
+  grade_sequence(c.observe_should, "observe_should", run, out);
+  out.verdict = out.findings.empty() ? Verdict::pass : Verdict::non_strict;
+  return out;
+}
+
+}  // namespace claude::conformance

@@ -1,0 +1,203 @@
+#include "claude/conformance/driver_run.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "claude/sdk/line_buffer.hpp"
+
+extern char** environ;
+
+namespace claude::conformance {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr std::size_t kStderrTail = 4096;
+// After the driver exits, its children get this long to let go of the pipes.
+constexpr std::chrono::milliseconds kDrainAfterExit{300};
+
+struct Pipe {
+  int read = -1;
+  int write = -1;
+  ~Pipe() {
+    if (read >= 0) ::close(read);
+    if (write >= 0) ::close(write);
+  }
+};
+
+bool make_pipe(Pipe& p) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) return false;
+  p.read = fds[0];
+  p.write = fds[1];
+  return true;
+}
+
+std::vector<std::string> merged_environment(
+    const std::vector<std::pair<std::string, std::string>>& extra) {
+  std::map<std::string, std::string> vars;
+  for (char** e = environ; *e != nullptr; ++e) {
+    std::string_view entry(*e);
+    auto eq = entry.find('=');
+    if (eq == std::string_view::npos) continue;
+    vars[std::string(entry.substr(0, eq))] = std::string(entry.substr(eq + 1));
+  }
+  for (const auto& [name, value] : extra) vars[name] = value;
+  std::vector<std::string> out;
+  out.reserve(vars.size());
+  for (const auto& [name, value] : vars) out.push_back(name + "=" + value);
+  return out;
+}
+
+std::vector<char*> c_strings(std::vector<std::string>& strings) {
+  std::vector<char*> out;
+  out.reserve(strings.size() + 1);
+  for (auto& s : strings) out.push_back(s.data());
+  out.push_back(nullptr);
+  return out;
+}
+
+void append_tail(std::string& tail, std::string_view bytes) {
+  tail.append(bytes);
+  if (tail.size() > 2 * kStderrTail) tail.erase(0, tail.size() - kStderrTail);
+}
+
+std::optional<Json> read_report(const std::filesystem::path& path) {
+  if (path.empty()) return std::nullopt;
+  std::ifstream in(path);
+  if (!in) return std::nullopt;
+  std::stringstream text;
+  text << in.rdbuf();
+  Json report = Json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+  if (report.is_discarded() || !report.is_object()) return std::nullopt;
+  return report;
+}
+
+}  // namespace
+
+RunOutcome run_driver(const DriverRunRequest& request) {
+  RunOutcome outcome;
+  const auto started = Clock::now();
+  Pipe out_pipe;
+  Pipe err_pipe;
+  if (request.argv.empty() || !make_pipe(out_pipe) || !make_pipe(err_pipe)) {
+    outcome.driver_exit = 127;
+    outcome.driver_stderr = request.argv.empty() ? "empty driver command" : std::strerror(errno);
+    return outcome;
+  }
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, out_pipe.write, STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, err_pipe.write, STDERR_FILENO);
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
+  posix_spawnattr_setpgroup(&attributes, 0);
+  sigset_t defaults;
+  sigemptyset(&defaults);
+  sigaddset(&defaults, SIGPIPE);
+  posix_spawnattr_setsigdefault(&attributes, &defaults);
+
+  std::vector<std::string> argv_strings = request.argv;
+  std::vector<std::string> env_strings = merged_environment(request.env);
+  auto argv = c_strings(argv_strings);
+  auto envp = c_strings(env_strings);
+  pid_t pid = 0;
+  const int spawn_error =
+      ::posix_spawnp(&pid, argv[0], &actions, &attributes, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
+  ::close(out_pipe.write);
+  out_pipe.write = -1;
+  ::close(err_pipe.write);
+  err_pipe.write = -1;
+  if (spawn_error != 0) {
+    outcome.driver_exit = 127;
+    outcome.driver_stderr = "cannot start " + request.argv[0] + ": " + std::strerror(spawn_error);
+    return outcome;
+  }
+
+  claude::sdk::LineBuffer lines;
+  auto on_line = [&](const claude::sdk::LineEvent& event) {
+    if (event.kind != claude::sdk::LineEvent::Kind::line) {
+      outcome.bad_lines.push_back("(a line of " + std::to_string(event.size) +
+                                  " bytes, over the line limit)");
+      return;
+    }
+    Json value = Json::parse(event.text, nullptr, /*allow_exceptions=*/false);
+    if (value.is_discarded() || !value.is_object()) {
+      outcome.bad_lines.emplace_back(event.text.substr(0, 200));
+    } else {
+      outcome.observations.push_back(std::move(value));
+    }
+  };
+
+  const auto deadline = started + request.deadline;
+  std::optional<Clock::time_point> exited_at;
+  int status = 0;
+  bool reaped = false;
+  std::array<char, 65536> buffer{};
+  std::array<pollfd, 2> fds{{{out_pipe.read, POLLIN, 0}, {err_pipe.read, POLLIN, 0}}};
+  while (fds[0].fd >= 0 || fds[1].fd >= 0) {
+    const auto now = Clock::now();
+    if (!reaped && ::waitpid(pid, &status, WNOHANG) == pid) {
+      reaped = true;
+      exited_at = now;
+    }
+    if (now >= deadline && !reaped) {
+      outcome.timed_out = true;
+      ::killpg(pid, SIGKILL);
+    }
+    if (exited_at && now - *exited_at >= kDrainAfterExit) break;
+    if (outcome.timed_out && now - deadline >= kDrainAfterExit) break;
+    const int ready = ::poll(fds.data(), fds.size(), 50);
+    if (ready < 0 && errno != EINTR) break;
+    for (std::size_t i = 0; i < fds.size(); ++i) {
+      if (fds[i].fd < 0 || (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
+      const ssize_t n = ::read(fds[i].fd, buffer.data(), buffer.size());
+      if (n <= 0) {
+        if (n < 0 && errno == EINTR) continue;
+        fds[i].fd = -1;
+        continue;
+      }
+      const std::string_view bytes(buffer.data(), static_cast<std::size_t>(n));
+      if (i == 0) {
+        lines.feed(bytes, on_line);
+      } else {
+        append_tail(outcome.driver_stderr, bytes);
+      }
+    }
+  }
+  lines.finish(on_line);
+  // Whatever the driver left behind (the SDK's CLI, a hanging fake-claude) ends with the case.
+  ::killpg(pid, SIGKILL);
+  if (!reaped) {
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+  }
+  if (WIFEXITED(status)) {
+    outcome.driver_exit = WEXITSTATUS(status);
+  } else if (WIFSIGNALED(status)) {
+    outcome.driver_signal = WTERMSIG(status);
+  }
+  if (outcome.driver_stderr.size() > kStderrTail) {
+    outcome.driver_stderr.erase(0, outcome.driver_stderr.size() - kStderrTail);
+  }
+  outcome.fake_report = read_report(request.report_path);
+  outcome.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+  return outcome;
+}
+
+}  // namespace claude::conformance

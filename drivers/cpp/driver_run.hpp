@@ -1,0 +1,40 @@
+// run_driver: carries one driver spec out with the C++ SDK against fake-claude and reports what
+// the SDK surfaced (docs/drivers.md §3).
+//
+// What it does: maps the spec onto claude::sdk::Options (callbacks that look their answers up in
+// the spec and report each invocation), then runs the session:
+//  - `prompt` without control calls: `claude::sdk::query(prompt, options)`, so stdin closes
+//    exactly when query() decides (PROTOCOL.md §8.3);
+//  - `turns`, or a `prompt` with control calls: `claude::sdk::Client`, since only Client offers
+//    control calls and streaming input. The input "stream" ends as the spec says; stdin is then
+//    closed at once when nothing can call back and no control call is armed, otherwise after the
+//    `result` of the last turn written (the run end query() would also wait for).
+// Every message is observed as `Message::json()` (the message as received: the typed view keeps
+// the wire's `type`/`subtype`); what the SDK throws becomes an `error` observation.
+//
+// How it fails: UnsupportedFeature / SpecError from the option mapping before anything starts;
+// otherwise never throws. Returns the exit code: 0 carried out, 3 the session outlived
+// `timeout_ms` (the CLI child is killed first so nothing is left behind).
+// What it costs: one thread per armed control call and one for streaming input, plus the SDK's.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "driver_spec.hpp"
+#include "observation_log.hpp"
+
+namespace claude::driver {
+
+struct DriverInvocation {
+  std::string fake_claude;
+  std::optional<std::string> scenario;  // passed as `--scenario FILE` before the CLI flags
+  DriverSpec spec;
+};
+
+[[nodiscard]] int run_driver(const DriverInvocation& invocation, ObservationLog& log);
+
+// Checks the option mapping without starting anything (the same errors run_driver throws).
+void check_options(const DriverSpec& spec);
+
+}  // namespace claude::driver

@@ -1,0 +1,148 @@
+// claude-harness-driver-cpp: the conformance driver for the C++ SDK (docs/drivers.md).
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+
+#include "claude/sdk/options.hpp"
+#include "driver_run.hpp"
+#include "driver_spec.hpp"
+#include "observation_log.hpp"
+
+namespace {
+
+using claude::driver::SpecError;
+using nlohmann::json;
+
+constexpr int kExitUsage = 2;
+constexpr int kExitBroken = 3;
+constexpr int kExitUnsupported = 4;
+
+constexpr const char* kUsage =
+    "usage: claude-harness-driver-cpp [--spec FILE] [--scenario FILE] [--fake-claude PATH]\n"
+    "\n"
+    "Runs one driver spec (docs/drivers.md) with the C++ SDK (claude::sdk) against fake-claude\n"
+    "and writes what the SDK surfaced as NDJSON observations on stdout.\n"
+    "\n"
+    "  --spec FILE         driver spec (JSON). Default: $CLAUDE_HARNESS_DRIVER_SPEC, else the\n"
+    "                      \"driver\" member of the scenario's header line.\n"
+    "  --scenario FILE     scenario for fake-claude, passed as --scenario FILE on its argv.\n"
+    "                      Default: $FAKE_CLAUDE_SCENARIO.\n"
+    "  --fake-claude PATH  the executable the SDK starts instead of claude. Default: "
+    "$FAKE_CLAUDE.\n"
+    "  -h, --help          this text.\n"
+    "\n"
+    "FAKE_CLAUDE_REPORT and the rest of the environment are passed on to the CLI.\n"
+    "\n"
+    "Exit codes: 0 spec carried out (SDK errors are observations), 2 usage or bad spec,\n"
+    "3 the session did not end within timeout_ms (or the driver broke), 4 the spec needs a\n"
+    "feature the C++ SDK lacks (an \"unsupported\" observation names it).\n";
+
+std::optional<std::string> env(const char* name) {
+  const char* v = std::getenv(name);
+  if (v == nullptr || *v == '\0') return std::nullopt;
+  return std::string(v);
+}
+
+std::string read_file(const std::string& path, const char* what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw SpecError(path + ": cannot read " + what);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+json spec_from_file(const std::string& path) {
+  try {
+    return json::parse(read_file(path, "driver spec"));
+  } catch (const json::parse_error& e) {
+    throw SpecError(path + ":1: driver spec is not valid JSON: " + e.what());
+  }
+}
+
+json spec_from_scenario(const std::string& path) {
+  std::istringstream lines(read_file(path, "scenario"));
+  std::string line;
+  for (int number = 1; std::getline(lines, line); ++number) {
+    const auto first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos || line[first] == '#') continue;
+    json header;
+    try {
+      header = json::parse(line);
+    } catch (const json::parse_error& e) {
+      throw SpecError(path + ":" + std::to_string(number) +
+                      ": scenario header is not valid JSON: " + e.what());
+    }
+    if (!header.is_object() || !header.contains("driver"))
+      throw SpecError(path + ":" + std::to_string(number) +
+                      ": scenario header has no \"driver\" member and no --spec was given");
+    return header["driver"];
+  }
+  throw SpecError(path + ": scenario is empty");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  claude::driver::ObservationLog log(stdout);
+  try {
+    std::map<std::string, std::string> flags;
+    for (int i = 1; i < argc; ++i) {
+      std::string arg = argv[i];
+      if (arg == "--help" || arg == "-h") {
+        std::fputs(kUsage, stdout);
+        return 0;
+      }
+      const auto eq = arg.find('=');
+      const std::string name = eq == std::string::npos ? arg : arg.substr(0, eq);
+      if (name != "--spec" && name != "--scenario" && name != "--fake-claude")
+        throw SpecError("unknown argument '" + arg + "' (see --help)");
+      if (eq != std::string::npos) {
+        flags[name] = arg.substr(eq + 1);
+      } else {
+        if (i + 1 >= argc) throw SpecError(name + " needs a value");
+        flags[name] = argv[++i];
+      }
+    }
+    auto flag = [&](const char* name, const char* variable) -> std::optional<std::string> {
+      if (auto it = flags.find(name); it != flags.end()) return it->second;
+      return env(variable);
+    };
+
+    claude::driver::DriverInvocation invocation;
+    auto fake = flag("--fake-claude", "FAKE_CLAUDE");
+    if (!fake) throw SpecError("no fake-claude path: give --fake-claude PATH or set FAKE_CLAUDE");
+    invocation.fake_claude = *fake;
+    invocation.scenario = flag("--scenario", "FAKE_CLAUDE_SCENARIO");
+    json spec;
+    if (auto path = flag("--spec", "CLAUDE_HARNESS_DRIVER_SPEC"))
+      spec = spec_from_file(*path);
+    else if (invocation.scenario)
+      spec = spec_from_scenario(*invocation.scenario);
+    else
+      throw SpecError(
+          "no driver spec: give --spec FILE, set CLAUDE_HARNESS_DRIVER_SPEC, or give --scenario");
+    invocation.spec = claude::driver::parse_driver_spec(spec);
+    claude::driver::check_options(invocation.spec);
+
+    log.write({{"obs", "start"},
+               {"driver", "cpp"},
+               {"sdk", "claude::sdk"},
+               {"sdk_version", std::string(claude::sdk::kSdkVersion)}});
+    return claude::driver::run_driver(invocation, log);
+  } catch (const claude::driver::UnsupportedFeature& e) {
+    log.write({{"obs", "unsupported"}, {"feature", e.what()}});
+    std::cerr << "claude-harness-driver-cpp: unsupported by the C++ driver: " << e.what() << "\n";
+    return kExitUnsupported;
+  } catch (const SpecError& e) {
+    std::cerr << "claude-harness-driver-cpp: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    std::cerr << "claude-harness-driver-cpp: internal error: " << e.what() << "\n";
+    return kExitBroken;
+  }
+}

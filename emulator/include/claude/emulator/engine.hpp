@@ -1,0 +1,128 @@
+// Engine: plays a scenario against an SDK, one event at a time.
+//
+// What it is: the pure core of fake-claude. It is fed the SDK's stdin lines, stdin EOF and the
+// passing of time, and answers with bytes to write (stdout/stderr) and the next moment it needs
+// to be woken. It never touches file descriptors, clocks or signals, so unit tests drive it
+// directly; `run_fake_claude` (fake_claude.hpp) is the thin process shell around it.
+//
+// Semantics (DESIGN.md §3): steps run in order. `expect` consumes the first pending SDK line that
+// matches; lines nothing matched yet wait in a queue (causal, not byte, order). `auto_initialize`
+// answers `initialize` the moment it arrives. Lines matching a header `ignore` pattern are dropped.
+// The first failure ends the run (exit 1): a mismatching response, a wait that times out or that
+// stdin EOF makes hopeless, a header argv/env check, a closed stdout. After the last step the
+// engine waits (up to timeout_ms) for stdin EOF like the real CLI, then exits 0. At the end, in
+// strict mode, SDK lines no step consumed fail the run ("leftover"). A scripted exit/kill/hang ends
+// it as scripted when nothing failed.
+//
+// How it fails: never throws for anything an SDK sends; every failure is a `Failure` in the report.
+//
+// What it costs: each SDK line is parsed once; each waiting step scans the pending queue. Steps
+// pause while 1 MiB of output waits to be taken (next_deadline() is then "now").
+// Verbatim steps (recordings) are moved out when sent, so memory shrinks as a replay goes on.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "claude/emulator/invocation.hpp"
+#include "claude/emulator/report.hpp"
+#include "claude/emulator/scenario.hpp"
+
+namespace claude::emulator {
+
+struct Output {
+  enum class Stream { stdout_stream, stderr_stream } stream = Stream::stdout_stream;
+  std::string bytes;                // one write(2)
+  std::optional<std::size_t> step;  // the step that wrote it (nullopt: automatic replies)
+};
+
+using Environment = std::vector<std::pair<std::string, std::string>>;
+
+struct EngineOptions {
+  std::uint64_t seed = 0x2545F4914F6CDD1DULL;  // request ids are reproducible run to run
+  int pid = 0;                                 // reported in the default initialize reply
+};
+
+class Engine {
+ public:
+  Engine(Scenario scenario, Invocation invocation, Environment environment,
+         EngineOptions options = {});
+
+  void start(Millis now);
+  void on_line(std::string_view line, bool partial, Millis now);
+  void on_oversized_line(std::size_t size, Millis now);
+  void on_eof(Millis now);
+  void on_time(Millis now);
+  void on_stdout_closed(Millis now);           // a write failed with EPIPE
+  void on_terminated(int signal, Millis now);  // SIGTERM/SIGINT from outside
+
+  std::vector<Output> take_output();
+  std::optional<Millis> next_deadline() const;
+  bool finished() const { return finished_; }
+  bool stdin_closed() const { return eof_; }
+  const Ending& ending() const { return report_.ending; }
+  const Report& report() const { return report_; }
+
+ private:
+  struct Pending {
+    std::size_t transcript = 0;
+    Json value;
+    bool json = false;
+    bool auto_answered = false;
+    bool own_response = false;  // a response to one of our requests: never a leftover
+  };
+
+  void advance(Millis now);
+  bool run_step(Step& step, std::size_t index, Millis now);  // true when the step is done
+  bool wait_or_fail(const Step* step, std::size_t index, Millis now, std::string_view waiting_for,
+                    const Json* expected);
+  void write(std::string bytes, std::optional<std::size_t> step,
+             Output::Stream stream = Output::Stream::stdout_stream);
+  void write_message(const Json& message, std::optional<std::size_t> step);
+  std::optional<std::deque<Pending>::iterator> find_match(const Json& pattern);
+  void consume(std::deque<Pending>::iterator it, std::size_t step);
+  void fail(std::string kind, std::optional<std::size_t> step, std::string message,
+            const Json* expected = nullptr, const Json* response_target = nullptr);
+  void end_run(Ending ending);
+  void check_invocation();
+  std::string fresh_request_id();
+  Json auto_initialize_reply(const Json& request_id) const;
+  Millis timeout_of(const Step* step) const;
+
+  Scenario scenario_;
+  Invocation invocation_;
+  Environment environment_;
+  EngineOptions options_;
+  Report report_;
+
+  std::deque<Pending> pending_;
+  Bindings bindings_;
+  std::vector<std::pair<std::string, std::string>> request_names_;  // `as` name -> request id
+  std::set<std::string, std::less<>> own_request_ids_;
+  std::optional<Json> last_request_id_;     // of the last SDK request an expect matched
+  std::optional<Json> awaited_request_id_;  // request step waiting for its response
+
+  std::vector<Output> output_;
+  std::size_t output_bytes_ = 0;    // bytes in output_
+  bool paused_for_output_ = false;  // advance() stopped until output_ is taken
+  std::vector<Output> deferred_;    // automatic replies held while a chunked send is under way
+  std::size_t cursor_ = 0;
+  bool entered_ = false;  // the step at cursor_ has started
+  Millis entered_at_ = 0;
+  std::optional<Millis> wake_at_;  // sleep_ms or the next chunk
+  std::string chunk_bytes_;        // rest of a chunked send
+  std::size_t chunk_next_ = 0;     // index of the next chunk size
+  Millis start_ = 0;
+  Millis now_ = 0;  // time of the event being handled
+  bool eof_ = false;
+  bool finished_ = false;
+  std::uint64_t rng_state_;
+};
+
+}  // namespace claude::emulator

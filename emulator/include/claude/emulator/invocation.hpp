@@ -1,0 +1,47 @@
+// Invocation: fake-claude's command line, read the way the real `claude` reads it.
+//
+// What it is: a parser that accepts every flag an SDK may pass (PROTOCOL.md §1.2), known or not,
+// in both `--flag value` and `--flag=value` forms, and keeps them for the scenario's argv checks.
+// Flags known to take a value consume the next token; known switches (`--verbose`, `--continue`,
+// …) never do; an unknown `--flag` takes the next token as its value unless that token starts
+// with '-'. `--scenario FILE` / `--scenario=FILE` may appear anywhere (the TS SDK prepends
+// `executableArgs`).
+//
+// How it fails: a flag that needs a value and has none is reported in `error` (exit 2 upstream).
+//
+// What it costs: one pass over argv.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace claude::emulator {
+
+struct Flag {
+  std::string name;                  // with its dashes: "--model", "-p"
+  std::optional<std::string> value;  // from "--model=x" or "--model x"
+};
+
+struct Invocation {
+  std::vector<std::string> args;         // argv[1..] as received
+  std::vector<Flag> flags;               // every flag except --scenario, in order
+  std::vector<std::string> positionals;  // e.g. a legacy `--print <prompt>` prompt
+  std::optional<std::string> scenario_path;
+  bool version = false;  // -v / --version
+  bool help = false;     // -h / --help
+  std::optional<std::string> error;
+
+  // True when a flag named `spec` is present ("--flag"), or present with that value
+  // ("--flag=value", matching either spelling on the command line).
+  bool has(std::string_view spec) const;
+};
+
+Invocation parse_invocation(std::span<const std::string> args);
+
+// Whether a known `claude` flag takes a value.
+bool takes_value(std::string_view flag);
+
+}  // namespace claude::emulator

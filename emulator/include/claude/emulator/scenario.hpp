@@ -1,0 +1,121 @@
+// Scenarios: what fake-claude plays, loaded from a scenario file (format v1, DESIGN.md §3) or
+// from a recording (format v1, DESIGN.md §4), which is generalised into the same steps.
+//
+// What it is: `Scenario` = header + steps, each step remembering its source line. The loaders
+// here are the one entry point for fake-claude, `harness lint` and `harness convert`
+// (`to_ndjson` writes any loaded scenario, recordings included, back as an editable scenario file).
+//
+// How it fails: never by throwing on bad input. A load returns every problem found, each with
+// file, line and reason (invalid JSON, unknown verb, two verbs on one line, bad pattern operator,
+// invalid RE2, unknown variable, wrong version, bad recording event, ...). I/O errors are reported
+// the same way with line 0.
+//
+// What it costs: files are read in chunks through the shared `LineBuffer` and parsed one line at a
+// time; no DOM of the whole file is built. Recording lines the fake sends verbatim are kept as raw
+// strings (about the file size in memory); only SDK-bound lines are parsed into small patterns.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "claude/emulator/pattern.hpp"
+
+namespace claude::emulator {
+
+using Millis = std::int64_t;
+
+enum class Verb : std::uint8_t {
+  send,           // value = message (substituted); or `text` verbatim when `verbatim`
+  raw,            // text = bytes as given
+  stderr_text,    // text = bytes to stderr
+  expect,         // value = pattern
+  request,        // value = request body; text = `as` name; response = expect_response
+  cancel,         // text = name of an earlier request
+  respond,        // value = payload
+  respond_error,  // text = error message
+  sleep,          // ms
+  expect_eof,
+  exit,  // number = exit code
+  kill,  // number = signal number, text = signal name
+  hang,
+};
+
+std::string_view verb_name(Verb verb);
+
+enum class Dialect : std::uint8_t { stream_json, jsonrpc };
+
+struct Step {
+  Verb verb = Verb::send;
+  std::size_t line = 0;             // 1-based line in the source file
+  Json value;                       // message, pattern, request body or payload (see Verb)
+  std::string text;                 // bytes, names, error text (see Verb)
+  bool verbatim = false;            // send: write `text` (a whole line, '\n' included) unchanged
+  std::optional<Json> response;     // request: expect_response pattern
+  std::vector<std::size_t> chunks;  // send: byte counts of the first writes
+  Millis gap_ms = 0;                // send: pause between chunks
+  std::optional<Millis> within_ms;  // expect, request, expect_eof: overrides header timeout_ms
+  Millis ms = 0;                    // sleep
+  int number = 0;                   // exit code or signal number
+};
+
+struct Header {
+  std::size_t line = 0;  // where the header was read
+  std::string name;
+  std::string description;
+  std::string cli_version = "2.1.332";
+  Dialect protocol = Dialect::stream_json;
+  std::vector<std::string> argv_require;  // "--flag" or "--flag=value" (either form on argv)
+  std::vector<std::string> argv_forbid;
+  std::vector<std::pair<std::string, Json>> env_require;  // name -> exact string or pattern
+  bool auto_initialize = true;
+  std::optional<Json> initialize_response;  // payload of the automatic reply; default if unset
+  std::vector<Json> ignore;                 // SDK lines matching any of these are dropped
+  bool strict = true;
+  Millis timeout_ms = 10000;   // default wait of expect/request/expect_eof and after the last step
+  std::optional<Json> driver;  // opaque here; read by conformance drivers
+};
+
+struct Scenario {
+  std::string file;  // as given to the loader; used in every file:line
+  bool from_recording = false;
+  Header header;
+  std::vector<Step> steps;
+};
+
+struct LoadError {
+  std::string file;
+  std::size_t line = 0;  // 0 = the file as a whole
+  std::string reason;
+  std::string to_string() const;  // "file:line: reason"
+};
+
+struct LoadResult {
+  std::optional<Scenario> scenario;  // set only when `errors` is empty
+  std::vector<LoadError> errors;
+  bool ok() const { return scenario.has_value(); }
+};
+
+// Loads a scenario or a recording; which one is decided by the header line
+// ({"scenario":1,…} or {"recording":1,…}).
+LoadResult load_scenario_file(const std::filesystem::path& path);
+// The same from text in memory; `name` stands for the file name in errors.
+LoadResult load_scenario_text(std::string_view text, std::string name);
+
+// The header's cli_version without loading the steps (for a fast `--version`). nullopt when the
+// file cannot be read or its header has none.
+std::optional<std::string> read_cli_version(const std::filesystem::path& path);
+
+// A scenario file (format v1) equivalent to `scenario`: header line, then one step per line.
+// Verbatim recording lines are written as `send` when they are JSON, as `raw` otherwise.
+std::string to_ndjson(const Scenario& scenario);
+
+// Signal names accepted by `kill` ("SIGSEGV" or "SEGV"); nullopt when unknown.
+std::optional<int> signal_number(std::string_view name);
+
+}  // namespace claude::emulator

@@ -1,0 +1,630 @@
+#include "claude/emulator/engine.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "claude/emulator/json_text.hpp"
+
+namespace claude::emulator {
+namespace {
+
+constexpr std::size_t kSdkPreviewBytes = 4096;
+constexpr std::size_t kOwnPreviewBytes = 120;
+// Steps stop running while this much output waits to be written, so a long replay streams
+// instead of queueing the whole recording, and stdin is read between writes.
+constexpr std::size_t kOutputBacklogBytes = std::size_t{1} << 20;
+
+std::string preview(std::string_view bytes, std::size_t limit) {
+  if (!bytes.empty() && bytes.back() == '\n') bytes.remove_suffix(1);
+  return std::string(bytes.substr(0, limit));
+}
+
+const Json* member(const Json& value, const char* key) {
+  if (!value.is_object()) return nullptr;
+  auto it = value.find(key);
+  return it == value.end() ? nullptr : &*it;
+}
+
+bool is_string_equal(const Json* value, std::string_view text) {
+  return value != nullptr && value->is_string() && value->get_ref<const std::string&>() == text;
+}
+
+std::string describe_step(const Step& step) {
+  return std::string(verb_name(step.verb)) + " (line " + std::to_string(step.line) + ")";
+}
+
+}  // namespace
+
+Engine::Engine(Scenario scenario, Invocation invocation, Environment environment,
+               EngineOptions options)
+    : scenario_(std::move(scenario)),
+      invocation_(std::move(invocation)),
+      environment_(std::move(environment)),
+      options_(options),
+      rng_state_(options.seed) {
+  report_.file = scenario_.file;
+  report_.name = scenario_.header.name;
+  report_.args = invocation_.args;
+  report_.steps.reserve(scenario_.steps.size());
+  for (const Step& step : scenario_.steps) {
+    report_.steps.push_back(StepOutcome{step.line, step.verb, StepStatus::not_run, std::nullopt});
+  }
+}
+
+std::string Engine::fresh_request_id() {
+  // splitmix64, formatted as a version-4 UUID like the real CLI's ids.
+  auto next = [this] {
+    std::uint64_t z = (rng_state_ += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+  };
+  const std::uint64_t hi = (next() & 0xFFFFFFFFFFFF0FFFULL) | 0x0000000000004000ULL;
+  const std::uint64_t lo = (next() & 0x3FFFFFFFFFFFFFFFULL) | 0x8000000000000000ULL;
+  char text[37];
+  std::snprintf(text, sizeof text, "%08x-%04x-%04x-%04x-%012llx", static_cast<unsigned>(hi >> 32),
+                static_cast<unsigned>((hi >> 16) & 0xFFFF), static_cast<unsigned>(hi & 0xFFFF),
+                static_cast<unsigned>(lo >> 48),
+                static_cast<unsigned long long>(lo & 0xFFFFFFFFFFFFULL));
+  return text;
+}
+
+Millis Engine::timeout_of(const Step* step) const {
+  if (step != nullptr && step->within_ms) return *step->within_ms;
+  return scenario_.header.timeout_ms;
+}
+
+void Engine::write(std::string bytes, std::optional<std::size_t> step, Output::Stream stream) {
+  TranscriptEntry entry;
+  entry.t_ms = now_ - start_;
+  entry.dir = stream == Output::Stream::stdout_stream ? 'o' : 'e';
+  entry.size = bytes.size();
+  entry.text = preview(bytes, kOwnPreviewBytes);
+  report_.transcript.push_back(std::move(entry));
+  output_bytes_ += bytes.size();
+  output_.push_back(Output{stream, std::move(bytes), step});
+}
+
+void Engine::write_message(const Json& message, std::optional<std::size_t> step) {
+  std::string line = dump_json(message);
+  line.push_back('\n');
+  write(std::move(line), step);
+}
+
+Json Engine::auto_initialize_reply(const Json& request_id) const {
+  Json payload;
+  if (scenario_.header.initialize_response) {
+    payload = *scenario_.header.initialize_response;
+  } else {
+    payload = Json::object();
+    payload["commands"] = Json::array();
+    payload["agents"] = Json::array();
+    payload["output_style"] = "default";
+    payload["available_output_styles"] = Json::array({"default"});
+    payload["models"] = Json::array();
+    payload["account"] = Json::object();
+    payload["pid"] = options_.pid;
+    payload["claude_code_version"] = scenario_.header.cli_version;
+    payload["current_permission_mode"] = "default";
+  }
+  if (scenario_.header.protocol == Dialect::jsonrpc) {
+    return Json::object({{"jsonrpc", "2.0"}, {"id", request_id}, {"result", std::move(payload)}});
+  }
+  return Json::object({{"type", "control_response"},
+                       {"response", Json::object({{"subtype", "success"},
+                                                  {"request_id", request_id},
+                                                  {"response", std::move(payload)}})}});
+}
+
+void Engine::start(Millis now) {
+  start_ = now;
+  now_ = now;
+  check_invocation();
+  advance(now);
+}
+
+void Engine::check_invocation() {
+  const Header& header = scenario_.header;
+  auto fail_header = [&](std::string kind, std::string message) {
+    fail(std::move(kind), std::nullopt, std::move(message));
+  };
+  for (const auto& spec : header.argv_require) {
+    if (!invocation_.has(spec)) {
+      fail_header("argv", "argv.require: " + spec + " is not on the command line");
+      return;
+    }
+  }
+  for (const auto& spec : header.argv_forbid) {
+    if (invocation_.has(spec)) {
+      fail_header("argv", "argv.forbid: " + spec + " is on the command line");
+      return;
+    }
+  }
+  for (const auto& [name, expected] : header.env_require) {
+    auto it = std::find_if(environment_.begin(), environment_.end(),
+                           [&](const auto& var) { return var.first == name; });
+    if (it == environment_.end()) {
+      fail_header("env", "env.require: " + name + " is not set");
+      return;
+    }
+    Bindings scratch;
+    const Json actual = it->second;
+    auto result = match(expected, actual, scratch);
+    if (!result.matched) {
+      fail_header("env", "env.require: " + name + "=" + dump_json(actual) + " does not match " +
+                             dump_json(expected));
+      return;
+    }
+  }
+}
+
+void Engine::on_line(std::string_view line, bool partial, Millis now) {
+  now_ = now;
+  TranscriptEntry entry;
+  entry.t_ms = now - start_;
+  entry.dir = 'i';
+  entry.size = line.size();
+  entry.partial = partial;
+  entry.text = preview(line, kSdkPreviewBytes);
+  const std::size_t index = report_.transcript.size();
+  report_.transcript.push_back(std::move(entry));
+  if (finished_) return;
+
+  Pending pending;
+  pending.transcript = index;
+  pending.value = parse_json_or_discarded(line);
+  pending.json = !pending.value.is_discarded();
+  if (pending.json) {
+    for (const Json& pattern : scenario_.header.ignore) {
+      Bindings scratch;
+      if (match(pattern, pending.value, scratch).matched) {
+        report_.transcript[index].ignored = true;
+        return;
+      }
+    }
+    const Json& v = pending.value;
+    const bool jsonrpc = scenario_.header.protocol == Dialect::jsonrpc;
+    const Json* id = jsonrpc ? member(v, "id") : member(v, "request_id");
+    bool is_initialize = false;
+    if (id != nullptr && jsonrpc) {
+      is_initialize = is_string_equal(member(v, "method"), "initialize");
+    } else if (id != nullptr && is_string_equal(member(v, "type"), "control_request")) {
+      const Json* request = member(v, "request");
+      is_initialize =
+          request != nullptr && is_string_equal(member(*request, "subtype"), "initialize");
+    }
+    if (is_initialize && scenario_.header.auto_initialize) {
+      pending.auto_answered = true;
+      report_.transcript[index].auto_answered = true;
+      const Json reply = auto_initialize_reply(*id);
+      if (chunk_bytes_.empty()) {
+        write_message(reply, std::nullopt);
+      } else {
+        std::string bytes = dump_json(reply);
+        bytes.push_back('\n');
+        deferred_.push_back(Output{Output::Stream::stdout_stream, std::move(bytes), std::nullopt});
+      }
+    }
+    const Json* response_id = nullptr;
+    if (jsonrpc) {
+      if (member(v, "method") == nullptr) response_id = member(v, "id");
+    } else if (is_string_equal(member(v, "type"), "control_response")) {
+      if (const Json* response = member(v, "response"))
+        response_id = member(*response, "request_id");
+    }
+    if (response_id != nullptr && response_id->is_string() &&
+        own_request_ids_.contains(response_id->get_ref<const std::string&>())) {
+      pending.own_response = true;
+    }
+  }
+  pending_.push_back(std::move(pending));
+  advance(now);
+}
+
+void Engine::on_oversized_line(std::size_t size, Millis now) {
+  now_ = now;
+  TranscriptEntry entry;
+  entry.t_ms = now - start_;
+  entry.dir = 'i';
+  entry.size = size;
+  entry.oversized = true;
+  report_.transcript.push_back(std::move(entry));
+  if (finished_) return;
+  Pending pending;
+  pending.transcript = report_.transcript.size() - 1;
+  pending.value = Json(Json::value_t::discarded);
+  pending_.push_back(std::move(pending));
+  advance(now);
+}
+
+void Engine::on_eof(Millis now) {
+  now_ = now;
+  eof_ = true;
+  if (!finished_) advance(now);
+}
+
+void Engine::on_time(Millis now) {
+  now_ = now;
+  if (!finished_) advance(now);
+}
+
+void Engine::on_stdout_closed(Millis now) {
+  now_ = now;
+  if (finished_) return;
+  const std::optional<std::size_t> step =
+      cursor_ < scenario_.steps.size() ? std::optional<std::size_t>(cursor_) : std::nullopt;
+  fail("stdout_closed", step,
+       "stdout was closed by the SDK (EPIPE) while the fake was writing" +
+           (step ? " at step " + describe_step(scenario_.steps[*step]) : std::string()));
+}
+
+void Engine::on_terminated(int signal, Millis now) {
+  now_ = now;
+  if (finished_) return;
+  const std::optional<std::size_t> step =
+      cursor_ < scenario_.steps.size() ? std::optional<std::size_t>(cursor_) : std::nullopt;
+  fail("terminated", step,
+       "terminated by signal " + std::to_string(signal) +
+           (step ? " while at step " + describe_step(scenario_.steps[*step])
+                 : std::string(" after the last step, before stdin was closed")));
+  report_.ending = Ending{Ending::Kind::kill, 0, signal};
+}
+
+std::vector<Output> Engine::take_output() {
+  std::vector<Output> out;
+  out.swap(output_);
+  output_bytes_ = 0;
+  return out;
+}
+
+std::optional<Millis> Engine::next_deadline() const {
+  if (finished_) return std::nullopt;
+  if (paused_for_output_) return now_;
+  if (wake_at_) return wake_at_;
+  if (!entered_) return std::nullopt;
+  if (cursor_ >= scenario_.steps.size()) return entered_at_ + scenario_.header.timeout_ms;
+  const Step& step = scenario_.steps[cursor_];
+  switch (step.verb) {
+    case Verb::expect:
+    case Verb::request:
+    case Verb::expect_eof:
+      return entered_at_ + timeout_of(&step);
+    default:
+      return std::nullopt;
+  }
+}
+
+std::optional<std::deque<Engine::Pending>::iterator> Engine::find_match(const Json& pattern) {
+  for (auto it = pending_.begin(); it != pending_.end(); ++it) {
+    if (!it->json) continue;
+    if (match(pattern, it->value, bindings_).matched) return it;
+  }
+  return std::nullopt;
+}
+
+void Engine::consume(std::deque<Pending>::iterator it, std::size_t step) {
+  report_.transcript[it->transcript].consumed_by = step;
+  const Json& v = it->value;
+  if (scenario_.header.protocol == Dialect::jsonrpc) {
+    if (member(v, "method") != nullptr && member(v, "id") != nullptr) last_request_id_ = v["id"];
+  } else if (is_string_equal(member(v, "type"), "control_request") &&
+             member(v, "request_id") != nullptr) {
+    last_request_id_ = v["request_id"];
+  }
+  pending_.erase(it);
+}
+
+void Engine::advance(Millis now) {
+  paused_for_output_ = false;
+  while (!finished_) {
+    if (output_bytes_ >= kOutputBacklogBytes) {
+      paused_for_output_ = true;
+      return;
+    }
+    if (wake_at_ && now < *wake_at_) return;
+    if (cursor_ >= scenario_.steps.size()) {
+      if (!entered_) {
+        entered_ = true;
+        entered_at_ = now;
+      }
+      if (eof_) {
+        end_run(Ending{Ending::Kind::exit, 0, 0});
+      } else if (now - entered_at_ >= scenario_.header.timeout_ms) {
+        fail("timeout", std::nullopt,
+             "stdin still open " + std::to_string(scenario_.header.timeout_ms) +
+                 " ms after the last step (the SDK never closed it)");
+      }
+      return;
+    }
+    Step& step = scenario_.steps[cursor_];
+    if (!entered_) {
+      entered_ = true;
+      entered_at_ = now;
+    }
+    if (!run_step(step, cursor_, now)) return;
+    if (report_.steps[cursor_].status != StepStatus::failed) {
+      report_.steps[cursor_].status = StepStatus::done;
+      report_.steps[cursor_].done_ms = now - start_;
+    }
+    if (finished_) return;
+    ++cursor_;
+    entered_ = false;
+    wake_at_.reset();
+  }
+}
+
+bool Engine::wait_or_fail(const Step* step, std::size_t index, Millis now,
+                          std::string_view waiting_for, const Json* expected) {
+  const std::optional<std::size_t> at =
+      step != nullptr ? std::optional<std::size_t>(index) : std::nullopt;
+  const std::string where = step != nullptr ? describe_step(*step) : std::string("end");
+  if (eof_) {
+    fail("eof", at, "stdin was closed while " + where + " waited for " + std::string(waiting_for),
+         expected);
+    return false;
+  }
+  const Millis limit = timeout_of(step);
+  if (now - entered_at_ >= limit) {
+    fail("timeout", at,
+         where + " timed out after " + std::to_string(limit) + " ms waiting for " +
+             std::string(waiting_for),
+         expected);
+  }
+  return false;
+}
+
+bool Engine::run_step(Step& step, std::size_t index, Millis now) {
+  const bool jsonrpc = scenario_.header.protocol == Dialect::jsonrpc;
+  switch (step.verb) {
+    case Verb::send: {
+      if (!chunk_bytes_.empty()) {
+        // Resuming a chunked send after its gap.
+        const std::size_t n =
+            chunk_next_ < step.chunks.size() ? step.chunks[chunk_next_] : chunk_bytes_.size();
+        ++chunk_next_;
+        std::string piece = chunk_bytes_.substr(0, n);
+        chunk_bytes_.erase(0, std::min(n, chunk_bytes_.size()));
+        write(std::move(piece), index);
+        if (!chunk_bytes_.empty()) {
+          wake_at_ = now + step.gap_ms;
+          return false;
+        }
+      } else {
+        std::string line;
+        if (step.verbatim) {
+          line = std::move(step.text);
+          line.pop_back();  // the newline is added back below, within the same capacity
+        } else {
+          std::vector<std::string> unbound;
+          Json message = substitute(step.value, bindings_, &unbound);
+          if (!unbound.empty()) {
+            fail("unbound_variable", index, "variable '" + unbound.front() + "' is not bound");
+            return false;
+          }
+          line = dump_json(message);
+        }
+        line.push_back('\n');
+        if (step.chunks.empty()) {
+          write(std::move(line), index);
+        } else {
+          chunk_bytes_ = std::move(line);
+          chunk_next_ = 0;
+          while (!chunk_bytes_.empty()) {
+            const std::size_t n =
+                chunk_next_ < step.chunks.size() ? step.chunks[chunk_next_] : chunk_bytes_.size();
+            ++chunk_next_;
+            std::string piece = chunk_bytes_.substr(0, n);
+            chunk_bytes_.erase(0, std::min(n, chunk_bytes_.size()));
+            write(std::move(piece), index);
+            if (!chunk_bytes_.empty() && step.gap_ms > 0) {
+              wake_at_ = now + step.gap_ms;
+              return false;
+            }
+          }
+        }
+      }
+      for (auto& out : deferred_) {
+        write(std::move(out.bytes), std::nullopt);
+      }
+      deferred_.clear();
+      break;
+    }
+    case Verb::raw:
+      write(std::move(step.text), index);
+      break;
+    case Verb::stderr_text:
+      write(std::move(step.text), index, Output::Stream::stderr_stream);
+      break;
+    case Verb::expect: {
+      if (auto found = find_match(step.value)) {
+        consume(*found, index);
+        return true;
+      }
+      return wait_or_fail(&step, index, now, "an SDK line matching the pattern", &step.value);
+    }
+    case Verb::request: {
+      if (!awaited_request_id_) {
+        std::vector<std::string> unbound;
+        Json body = substitute(step.value, bindings_, &unbound);
+        if (!unbound.empty()) {
+          fail("unbound_variable", index, "variable '" + unbound.front() + "' is not bound");
+          return false;
+        }
+        const std::string id = fresh_request_id();
+        Json message;
+        if (jsonrpc) {
+          message = Json::object({{"jsonrpc", "2.0"}, {"id", id}});
+          for (auto it = body.begin(); it != body.end(); ++it) message[it.key()] = it.value();
+        } else {
+          message = Json::object(
+              {{"type", "control_request"}, {"request_id", id}, {"request", std::move(body)}});
+        }
+        own_request_ids_.insert(id);
+        if (!step.text.empty()) {
+          request_names_.emplace_back(step.text, id);
+          bindings_[step.text] = id;
+        }
+        write_message(message, index);
+        if (!step.response) return true;
+        awaited_request_id_ = id;
+      }
+      const std::string id = awaited_request_id_->get<std::string>();
+      for (auto it = pending_.begin(); it != pending_.end(); ++it) {
+        if (!it->json || !it->own_response) continue;
+        const Json* envelope = jsonrpc ? &it->value : member(it->value, "response");
+        const Json* got = envelope == nullptr ? nullptr
+                          : jsonrpc           ? member(*envelope, "id")
+                                              : member(*envelope, "request_id");
+        if (!is_string_equal(got, id)) continue;
+        const Json target = *envelope;
+        report_.transcript[it->transcript].consumed_by = index;
+        const std::size_t transcript = it->transcript;
+        pending_.erase(it);
+        auto result = match(*step.response, target, bindings_);
+        awaited_request_id_.reset();
+        if (!result.matched) {
+          fail("mismatch", index,
+               describe_step(step) + ": the response to request " + id +
+                   " does not match expect_response",
+               &*step.response, &target);
+          if (report_.failure && report_.failure->closest) {
+            report_.failure->closest->transcript_index = transcript;
+          }
+          return false;
+        }
+        return true;
+      }
+      return wait_or_fail(&step, index, now, "the response to request " + id, &*step.response);
+    }
+    case Verb::cancel: {
+      auto it = std::find_if(request_names_.begin(), request_names_.end(),
+                             [&](const auto& entry) { return entry.first == step.text; });
+      const std::string& id = it->second;
+      if (jsonrpc) {
+        write_message(Json::object({{"jsonrpc", "2.0"},
+                                    {"method", "notifications/cancelled"},
+                                    {"params", Json::object({{"requestId", id}})}}),
+                      index);
+      } else {
+        write_message(Json::object({{"type", "control_cancel_request"}, {"request_id", id}}),
+                      index);
+      }
+      break;
+    }
+    case Verb::respond:
+    case Verb::respond_error: {
+      if (!last_request_id_) {
+        fail("no_request", index,
+             describe_step(step) +
+                 ": no SDK request is waiting for an answer (the last expect "
+                 "did not match a request, or it was answered already)");
+        return false;
+      }
+      const Json id = std::move(*last_request_id_);
+      last_request_id_.reset();
+      Json message;
+      if (step.verb == Verb::respond) {
+        std::vector<std::string> unbound;
+        Json payload = substitute(step.value, bindings_, &unbound);
+        if (!unbound.empty()) {
+          fail("unbound_variable", index, "variable '" + unbound.front() + "' is not bound");
+          return false;
+        }
+        message = jsonrpc ? Json::object({{"jsonrpc", "2.0"}, {"id", id}, {"result", payload}})
+                          : Json::object({{"type", "control_response"},
+                                          {"response", Json::object({{"subtype", "success"},
+                                                                     {"request_id", id},
+                                                                     {"response", payload}})}});
+      } else {
+        message = jsonrpc
+                      ? Json::object(
+                            {{"jsonrpc", "2.0"},
+                             {"id", id},
+                             {"error", Json::object({{"code", -32603}, {"message", step.text}})}})
+                      : Json::object({{"type", "control_response"},
+                                      {"response", Json::object({{"subtype", "error"},
+                                                                 {"request_id", id},
+                                                                 {"error", step.text}})}});
+      }
+      write_message(message, index);
+      break;
+    }
+    case Verb::sleep:
+      if (!wake_at_) {
+        wake_at_ = now + step.ms;
+        if (step.ms > 0) return false;
+      }
+      break;
+    case Verb::expect_eof:
+      if (eof_) break;
+      return wait_or_fail(&step, index, now, "stdin EOF", nullptr);
+    case Verb::exit:
+      end_run(Ending{Ending::Kind::exit, step.number, 0});
+      return true;
+    case Verb::kill:
+      end_run(Ending{Ending::Kind::kill, 0, step.number});
+      return true;
+    case Verb::hang:
+      end_run(Ending{Ending::Kind::hang, 0, 0});
+      return true;
+  }
+  return true;
+}
+
+void Engine::fail(std::string kind, std::optional<std::size_t> step, std::string message,
+                  const Json* expected, const Json* response_target) {
+  if (finished_) return;
+  Failure failure;
+  failure.kind = std::move(kind);
+  failure.step = step;
+  failure.line = step ? scenario_.steps[*step].line : scenario_.header.line;
+  failure.message = std::move(message);
+  if (expected != nullptr) failure.expected = *expected;
+  if (expected != nullptr && response_target != nullptr) {
+    failure.closest = ClosestLine{0, differences(*expected, *response_target, bindings_)};
+  } else if (expected != nullptr) {
+    // The closest candidate: the pending line that satisfies most of the pattern.
+    const Pending* best = nullptr;
+    std::size_t best_score = 0;
+    for (const Pending& candidate : pending_) {
+      if (!candidate.json || candidate.auto_answered) continue;
+      Bindings scratch = bindings_;
+      const std::size_t score = match(*expected, candidate.value, scratch).score;
+      if (best == nullptr || score > best_score) {
+        best = &candidate;
+        best_score = score;
+      }
+    }
+    if (best != nullptr) {
+      failure.closest =
+          ClosestLine{best->transcript, differences(*expected, best->value, bindings_)};
+    }
+  }
+  if (step) report_.steps[*step].status = StepStatus::failed;
+  report_.failure = std::move(failure);
+  report_.passed = false;
+  report_.ending = Ending{Ending::Kind::exit, 1, 0};
+  finished_ = true;
+  for (const Pending& p : pending_) {
+    if (!p.auto_answered && !p.own_response) report_.leftover.push_back(p.transcript);
+  }
+}
+
+void Engine::end_run(Ending ending) {
+  std::vector<std::size_t> leftover;
+  for (const Pending& p : pending_) {
+    if (!p.auto_answered && !p.own_response) leftover.push_back(p.transcript);
+  }
+  if (scenario_.header.strict && !leftover.empty()) {
+    fail("leftover", std::nullopt,
+         std::to_string(leftover.size()) +
+             " SDK line(s) were not consumed by any step (strict mode)");
+    return;
+  }
+  report_.leftover = std::move(leftover);
+  report_.passed = true;
+  report_.ending = ending;
+  finished_ = true;
+}
+
+}  // namespace claude::emulator

@@ -1,0 +1,140 @@
+#include "claude/emulator/invocation.hpp"
+
+#include <algorithm>
+
+namespace claude::emulator {
+namespace {
+
+// Valued flags of the CLI as the official SDKs emit them (PROTOCOL.md §1.2).
+constexpr std::string_view kValued[] = {"--output-format",
+                                        "--input-format",
+                                        "--system-prompt",
+                                        "--system-prompt-file",
+                                        "--append-system-prompt",
+                                        "--tools",
+                                        "--allowedTools",
+                                        "--allowed-tools",
+                                        "--max-turns",
+                                        "--max-budget-usd",
+                                        "--disallowedTools",
+                                        "--disallowed-tools",
+                                        "--task-budget",
+                                        "--model",
+                                        "--fallback-model",
+                                        "--betas",
+                                        "--permission-prompt-tool",
+                                        "--permission-mode",
+                                        "--resume",
+                                        "-r",
+                                        "--session-id",
+                                        "--settings",
+                                        "--add-dir",
+                                        "--mcp-config",
+                                        "--resume-session-at",
+                                        "--resume-drops-turn",
+                                        "--setting-sources",
+                                        "--plugin-dir",
+                                        "--plugin-dir-no-mcp",
+                                        "--thinking",
+                                        "--max-thinking-tokens",
+                                        "--thinking-display",
+                                        "--effort",
+                                        "--json-schema",
+                                        "--agent",
+                                        "--agents",
+                                        "--debug-file",
+                                        "--permission-prompts",
+                                        "--channels",
+                                        "--project-config-root",
+                                        "--initialize-fields",
+                                        "--managed-settings",
+                                        "--scenario"};
+
+// Switches: never followed by a value of their own.
+constexpr std::string_view kSwitches[] = {"--verbose",
+                                          "--continue",
+                                          "-c",
+                                          "--include-partial-messages",
+                                          "--include-hook-events",
+                                          "--strict-mcp-config",
+                                          "--fork-session",
+                                          "--session-mirror",
+                                          "--debug",
+                                          "--allow-dangerously-skip-permissions",
+                                          "--dangerously-skip-permissions",
+                                          "--await-initialize",
+                                          "--no-session-persistence",
+                                          "--managed-settings-in-initialize",
+                                          "--print",
+                                          "-p",
+                                          "--replay-user-messages",
+                                          "--version",
+                                          "-v",
+                                          "--help",
+                                          "-h"};
+
+template <std::size_t N>
+bool contains(const std::string_view (&list)[N], std::string_view name) {
+  return std::find(std::begin(list), std::end(list), name) != std::end(list);
+}
+
+}  // namespace
+
+bool takes_value(std::string_view flag) {
+  return contains(kValued, flag);
+}
+
+bool Invocation::has(std::string_view spec) const {
+  const auto eq = spec.find('=');
+  const std::string_view name = spec.substr(0, eq);
+  return std::any_of(flags.begin(), flags.end(), [&](const Flag& flag) {
+    if (flag.name != name) return false;
+    if (eq == std::string_view::npos) return true;
+    return flag.value && *flag.value == spec.substr(eq + 1);
+  });
+}
+
+Invocation parse_invocation(std::span<const std::string> args) {
+  Invocation inv;
+  inv.args.assign(args.begin(), args.end());
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& token = args[i];
+    if (token == "--") {
+      inv.positionals.insert(inv.positionals.end(), args.begin() + static_cast<long>(i) + 1,
+                             args.end());
+      break;
+    }
+    if (token.size() < 2 || token[0] != '-') {
+      inv.positionals.push_back(token);
+      continue;
+    }
+    Flag flag;
+    if (const auto eq = token.find('='); token.starts_with("--") && eq != std::string::npos) {
+      flag.name = token.substr(0, eq);
+      flag.value = token.substr(eq + 1);
+    } else {
+      flag.name = token;
+      const bool has_next = i + 1 < args.size();
+      if (takes_value(token)) {
+        if (!has_next) {
+          inv.error = token + " needs a value";
+          continue;
+        }
+        flag.value = args[++i];
+      } else if (!contains(kSwitches, token) && token.starts_with("--") && has_next &&
+                 !args[i + 1].starts_with("-")) {
+        flag.value = args[++i];
+      }
+    }
+    if (flag.name == "--scenario") {
+      inv.scenario_path = flag.value;
+      continue;
+    }
+    if (flag.name == "-v" || flag.name == "--version") inv.version = true;
+    if (flag.name == "-h" || flag.name == "--help") inv.help = true;
+    inv.flags.push_back(std::move(flag));
+  }
+  return inv;
+}
+
+}  // namespace claude::emulator

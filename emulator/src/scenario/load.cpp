@@ -1,0 +1,164 @@
+#include <csignal>
+#include <variant>
+
+#include "claude/emulator/json_text.hpp"
+#include "line_source.hpp"
+#include "parsers.hpp"
+
+namespace claude::emulator {
+namespace {
+
+bool is_comment_or_blank(std::string_view line) {
+  const auto first = line.find_first_not_of(" \t\r");
+  return first == std::string_view::npos || line[first] == '#';
+}
+
+// Feeds numbered lines to whichever parser the header line selects.
+class Loader {
+ public:
+  explicit Loader(std::string file) : file_(std::move(file)) {}
+
+  bool line(std::size_t line_no, const sdk::LineEvent& event) {
+    if (event.kind == sdk::LineEvent::Kind::oversized) {
+      add_error(line_no, "line of " + std::to_string(event.size) + " bytes is longer than " +
+                             std::to_string(detail::kMaxFileLineBytes) + " bytes");
+      return true;
+    }
+    if (is_comment_or_blank(event.text)) return true;
+    if (auto* recording = std::get_if<detail::RecordingParser>(&parser_)) {
+      recording->event(line_no, event.text);
+      return true;
+    }
+    Json value;
+    try {
+      value = parse_json(event.text);
+    } catch (const Json::exception& e) {
+      if (std::holds_alternative<std::monostate>(parser_))
+        parser_.emplace<detail::ScenarioParser>(file_);
+      add_error(line_no, std::string("invalid JSON: ") + e.what());
+      return true;
+    }
+    if (std::holds_alternative<std::monostate>(parser_)) {
+      if (value.is_object() && value.contains("recording")) {
+        parser_.emplace<detail::RecordingParser>(file_).header(line_no, value);
+      } else {
+        parser_.emplace<detail::ScenarioParser>(file_).header(line_no, value);
+      }
+      return true;
+    }
+    std::get<detail::ScenarioParser>(parser_).step(line_no, value);
+    return true;
+  }
+
+  LoadResult finish(std::optional<std::string> io_error) {
+    if (io_error) {
+      LoadResult result;
+      result.errors.push_back(LoadError{file_, 0, *io_error});
+      return result;
+    }
+    LoadResult result;
+    if (auto* scenario = std::get_if<detail::ScenarioParser>(&parser_)) {
+      result = scenario->finish();
+    } else if (auto* recording = std::get_if<detail::RecordingParser>(&parser_)) {
+      result = recording->finish();
+    } else {
+      result.errors.push_back(LoadError{file_, 0, "empty file: no header line"});
+    }
+    for (auto& e : early_errors_) result.errors.push_back(std::move(e));
+    if (!early_errors_.empty()) result.scenario.reset();
+    return result;
+  }
+
+ private:
+  void add_error(std::size_t line_no, std::string reason) {
+    if (auto* scenario = std::get_if<detail::ScenarioParser>(&parser_)) {
+      scenario->error(line_no, std::move(reason));
+    } else {
+      early_errors_.push_back(LoadError{file_, line_no, std::move(reason)});
+    }
+  }
+
+  std::string file_;
+  std::variant<std::monostate, detail::ScenarioParser, detail::RecordingParser> parser_;
+  std::vector<LoadError> early_errors_;
+};
+
+}  // namespace
+
+std::string LoadError::to_string() const {
+  return file + ":" + std::to_string(line) + ": " + reason;
+}
+
+LoadResult load_scenario_file(const std::filesystem::path& path) {
+  Loader loader(path.string());
+  auto io_error = detail::for_each_file_line(
+      path, [&](std::size_t n, const sdk::LineEvent& e) { return loader.line(n, e); });
+  return loader.finish(std::move(io_error));
+}
+
+LoadResult load_scenario_text(std::string_view text, std::string name) {
+  Loader loader(std::move(name));
+  detail::for_each_text_line(
+      text, [&](std::size_t n, const sdk::LineEvent& e) { return loader.line(n, e); });
+  return loader.finish(std::nullopt);
+}
+
+std::optional<std::string> read_cli_version(const std::filesystem::path& path) {
+  std::optional<std::string> version;
+  detail::for_each_file_line(path, [&](std::size_t, const sdk::LineEvent& e) {
+    if (e.kind != sdk::LineEvent::Kind::line || is_comment_or_blank(e.text)) return true;
+    const Json header = parse_json_or_discarded(e.text);
+    if (header.is_object() && header.contains("cli_version") && header["cli_version"].is_string()) {
+      version = header["cli_version"].get<std::string>();
+    }
+    return false;
+  });
+  return version;
+}
+
+std::string_view verb_name(Verb verb) {
+  switch (verb) {
+    case Verb::send:
+      return "send";
+    case Verb::raw:
+      return "raw";
+    case Verb::stderr_text:
+      return "stderr";
+    case Verb::expect:
+      return "expect";
+    case Verb::request:
+      return "request";
+    case Verb::cancel:
+      return "cancel";
+    case Verb::respond:
+      return "respond";
+    case Verb::respond_error:
+      return "respond_error";
+    case Verb::sleep:
+      return "sleep_ms";
+    case Verb::expect_eof:
+      return "expect_eof";
+    case Verb::exit:
+      return "exit";
+    case Verb::kill:
+      return "kill";
+    case Verb::hang:
+      return "hang";
+  }
+  return "?";
+}
+
+std::optional<int> signal_number(std::string_view name) {
+  if (name.starts_with("SIG")) name.remove_prefix(3);
+  static constexpr std::pair<std::string_view, int> kSignals[] = {
+      {"HUP", SIGHUP},   {"INT", SIGINT},   {"QUIT", SIGQUIT}, {"ILL", SIGILL},
+      {"TRAP", SIGTRAP}, {"ABRT", SIGABRT}, {"BUS", SIGBUS},   {"FPE", SIGFPE},
+      {"KILL", SIGKILL}, {"USR1", SIGUSR1}, {"SEGV", SIGSEGV}, {"USR2", SIGUSR2},
+      {"PIPE", SIGPIPE}, {"ALRM", SIGALRM}, {"TERM", SIGTERM}};
+  for (const auto& [text, number] : kSignals) {
+    if (text == name) return number;
+  }
+  return std::nullopt;
+}
+
+}  // namespace claude::emulator

@@ -1,0 +1,59 @@
+// The two line-by-line readers behind load_scenario_file/text: one for scenario files, one that
+// generalises a recording into scenario steps. Both collect errors instead of stopping.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "claude/emulator/scenario.hpp"
+
+namespace claude::emulator::detail {
+
+class ScenarioParser {
+ public:
+  explicit ScenarioParser(std::string file);
+  void header(std::size_t line, const Json& header);
+  void step(std::size_t line, const Json& step);
+  void error(std::size_t line, std::string reason);
+  LoadResult finish();
+
+ private:
+  bool require_known(std::size_t line, const Json& value, const PatternNames& names);
+  bool check_names_known(std::size_t line, const std::vector<std::string>& names);
+  bool check_pattern_at(std::size_t line, const Json& pattern, std::string_view what,
+                        bool allow_captures);
+
+  Scenario scenario_;
+  std::vector<LoadError> errors_;
+  std::set<std::string, std::less<>> defined_;  // captures and request names so far
+  bool after_end_ = false;                      // an exit/kill/hang step was seen
+  bool seen_expect_ = false;
+};
+
+class RecordingParser {
+ public:
+  explicit RecordingParser(std::string file);
+  void header(std::size_t line, const Json& header);
+  void event(std::size_t line, std::string_view text);
+  LoadResult finish();
+
+ private:
+  void complete_line(std::size_t line, char dir, std::string text, bool partial);
+  void sdk_line(std::size_t line, const std::string& text);
+  void cli_line(std::size_t line, std::string text, bool partial);
+  void error(std::size_t line, std::string reason);
+
+  Scenario scenario_;
+  std::vector<LoadError> errors_;
+  std::map<std::string, std::string, std::less<>> sdk_request_names_;  // recorded id -> var
+  // Pieces of a line split with "more":true, per direction.
+  std::string pieces_[3];
+  std::size_t piece_line_[3] = {0, 0, 0};
+  bool ended_ = false;
+};
+
+}  // namespace claude::emulator::detail

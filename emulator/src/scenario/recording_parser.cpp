@@ -1,0 +1,296 @@
+// Generalises a recording into steps (DESIGN.md §4): the CLI's lines are replayed verbatim, the
+// SDK's lines become expectations on type+subtype, and request ids the SDK chose are captured so
+// the recorded replies can carry the ids of the live run.
+#include <csignal>
+
+#include "claude/emulator/json_text.hpp"
+#include "parsers.hpp"
+
+namespace claude::emulator::detail {
+namespace {
+
+int direction_index(char dir) {
+  return dir == 'i' ? 0 : dir == 'o' ? 1 : 2;
+}
+
+std::optional<std::string> decode_base64(std::string_view text) {
+  auto value_of = [](char c) -> int {
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '+' || c == '-') return 62;
+    if (c == '/' || c == '_') return 63;
+    return -1;
+  };
+  std::string out;
+  out.reserve(text.size() / 4 * 3);
+  unsigned buffer = 0;
+  int bits = 0;
+  for (char c : text) {
+    if (c == '=') break;
+    const int v = value_of(c);
+    if (v < 0) return std::nullopt;
+    buffer = (buffer << 6) | static_cast<unsigned>(v);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out.push_back(static_cast<char>((buffer >> bits) & 0xFFu));
+    }
+  }
+  return out;
+}
+
+// A recorded kill from outside (the SDK's teardown) is replayed by waiting to be ended the same
+// way; a crash signal is reproduced.
+bool sent_from_outside(int signal) {
+  return signal == SIGTERM || signal == SIGKILL || signal == SIGINT || signal == SIGHUP;
+}
+
+}  // namespace
+
+RecordingParser::RecordingParser(std::string file) {
+  scenario_.file = std::move(file);
+  scenario_.from_recording = true;
+  scenario_.header.auto_initialize = false;  // the recorded reply is replayed instead
+}
+
+void RecordingParser::error(std::size_t line, std::string reason) {
+  errors_.push_back(LoadError{scenario_.file, line, std::move(reason)});
+}
+
+void RecordingParser::header(std::size_t line, const Json& h) {
+  if (h["recording"] != 1) {
+    error(line, "unsupported recording version " + dump_json(h["recording"]) +
+                    " (this fake-claude reads version 1)");
+    return;
+  }
+  if (auto it = h.find("cli_version"); it != h.end() && it->is_string()) {
+    scenario_.header.cli_version = it->get<std::string>();
+  }
+  scenario_.header.line = line;
+  const std::string& file = scenario_.file;
+  scenario_.header.name = file.substr(file.find_last_of('/') + 1);
+  scenario_.header.description = "generalised from recording " + file;
+}
+
+void RecordingParser::event(std::size_t line, std::string_view text) {
+  Json event;
+  try {
+    event = parse_json(text);
+  } catch (const Json::exception& e) {
+    error(line, std::string("invalid JSON: ") + e.what());
+    return;
+  }
+  if (!event.is_object() || !event.contains("t")) {
+    error(line, "a recording event must be an object with \"t\"");
+    return;
+  }
+  if (ended_) {
+    error(line, "event after the recorded exit");
+    return;
+  }
+  if (auto dir = event.find("dir"); dir != event.end()) {
+    if (*dir != "in" && *dir != "out" && *dir != "err") {
+      error(line, "\"dir\" must be \"in\", \"out\" or \"err\"");
+      return;
+    }
+    const char d = dir->get_ref<const std::string&>()[0];
+    std::string bytes;
+    if (auto it = event.find("line"); it != event.end() && it->is_string()) {
+      bytes = std::move(it->get_ref<std::string&>());
+    } else if (auto b64 = event.find("line_b64"); b64 != event.end() && b64->is_string()) {
+      auto decoded = decode_base64(b64->get_ref<const std::string&>());
+      if (!decoded) {
+        error(line, "\"line_b64\" is not valid base64");
+        return;
+      }
+      bytes = std::move(*decoded);
+    } else {
+      error(line, "a \"dir\" event needs a string \"line\" or \"line_b64\"");
+      return;
+    }
+    // json::value() throws on a non-boolean: check first, so a bad flag is a file:line error.
+    for (const char* flag : {"more", "partial"}) {
+      if (auto it = event.find(flag); it != event.end() && !it->is_boolean()) {
+        error(line, std::string("\"") + flag + "\" must be true or false");
+        return;
+      }
+    }
+    const int index = direction_index(d);
+    if (pieces_[index].empty() && piece_line_[index] == 0) piece_line_[index] = line;
+    if (event.value("more", false)) {
+      pieces_[index] += bytes;
+      return;
+    }
+    if (!pieces_[index].empty()) bytes = std::move(pieces_[index]) + bytes;
+    pieces_[index].clear();
+    const std::size_t first_line = piece_line_[index];
+    piece_line_[index] = 0;
+    complete_line(first_line, d, std::move(bytes), event.value("partial", false));
+    return;
+  }
+  if (auto eof = event.find("eof"); eof != event.end()) {
+    if (*eof == "in") {
+      Step step;
+      step.verb = Verb::expect_eof;
+      step.line = line;
+      scenario_.steps.push_back(std::move(step));
+    } else if (*eof != "out" && *eof != "err") {
+      error(line, "\"eof\" must be \"in\", \"out\" or \"err\"");
+    }
+    return;
+  }
+  if (auto code = event.find("exit"); code != event.end()) {
+    if (!code->is_number_integer()) {
+      error(line, "\"exit\" must be an integer");
+      return;
+    }
+    Step step;
+    step.verb = Verb::exit;
+    step.line = line;
+    step.number = static_cast<int>(code->get<std::int64_t>() & 0xFF);
+    scenario_.steps.push_back(std::move(step));
+    ended_ = true;
+    return;
+  }
+  if (auto name = event.find("signal"); name != event.end()) {
+    auto number = name->is_string() ? signal_number(name->get<std::string>()) : std::nullopt;
+    if (!number) {
+      error(line, "unknown signal " + dump_json(*name));
+      return;
+    }
+    Step step;
+    step.line = line;
+    if (sent_from_outside(*number)) {
+      step.verb = Verb::hang;
+    } else {
+      step.verb = Verb::kill;
+      step.number = *number;
+      step.text = name->get<std::string>();
+    }
+    scenario_.steps.push_back(std::move(step));
+    ended_ = true;
+    return;
+  }
+  error(line, "unknown recording event (expected dir, eof, exit or signal)");
+}
+
+void RecordingParser::complete_line(std::size_t line, char dir, std::string text, bool partial) {
+  if (dir == 'i') {
+    sdk_line(line, text);
+  } else if (dir == 'o') {
+    cli_line(line, std::move(text), partial);
+  } else {
+    Step step;
+    step.verb = Verb::stderr_text;
+    step.line = line;
+    step.text = std::move(text);
+    if (!partial) step.text.push_back('\n');
+    scenario_.steps.push_back(std::move(step));
+  }
+}
+
+void RecordingParser::sdk_line(std::size_t line, const std::string& text) {
+  Json message;
+  try {
+    message = parse_json(text);
+  } catch (const Json::exception&) {
+    // Not JSON: nothing to generalise; the live SDK is not expected to repeat garbage.
+    return;
+  }
+  Json pattern;
+  if (!message.is_object() || !message.contains("type") || !message["type"].is_string()) {
+    pattern = std::move(message);
+  } else {
+    const std::string& type = message["type"].get_ref<const std::string&>();
+    pattern = Json::object({{"type", type}});
+    if (type == "control_request") {
+      const Json& id = message.contains("request_id") ? message["request_id"] : Json();
+      if (id.is_string()) {
+        std::string name = "sdk_request_" + std::to_string(sdk_request_names_.size() + 1);
+        pattern["request_id"] = Json::object({{"$capture", name}});
+        sdk_request_names_[id.get<std::string>()] = std::move(name);
+      }
+      if (message.contains("request") && message["request"].is_object() &&
+          message["request"].contains("subtype")) {
+        pattern["request"] = Json::object({{"subtype", message["request"]["subtype"]}});
+      }
+    } else if (type == "control_response") {
+      const Json& response = message.contains("response") ? message["response"] : Json();
+      if (response.is_object()) {
+        pattern["response"] = Json::object();
+        for (const char* key : {"subtype", "request_id"}) {
+          if (response.contains(key)) pattern["response"][key] = response[key];
+        }
+      }
+    } else if (message.contains("subtype") && message["subtype"].is_string()) {
+      pattern["subtype"] = message["subtype"];
+    }
+  }
+  Step step;
+  step.verb = Verb::expect;
+  step.line = line;
+  step.value = std::move(pattern);
+  scenario_.steps.push_back(std::move(step));
+}
+
+void RecordingParser::cli_line(std::size_t line, std::string text, bool partial) {
+  Step step;
+  step.line = line;
+  if (partial) {
+    step.verb = Verb::raw;
+    step.text = std::move(text);
+    scenario_.steps.push_back(std::move(step));
+    return;
+  }
+  // Only replies to SDK requests need rewriting; everything else stays the recorded bytes.
+  if (!sdk_request_names_.empty() && text.find("\"control_response\"") != std::string::npos) {
+    try {
+      Json message = parse_json(text);
+      Json* id = nullptr;
+      if (message.is_object() && message.value("type", "") == "control_response" &&
+          message.contains("response") && message["response"].is_object() &&
+          message["response"].contains("request_id")) {
+        id = &message["response"]["request_id"];
+      }
+      if (id != nullptr && id->is_string()) {
+        if (auto it = sdk_request_names_.find(id->get_ref<const std::string&>());
+            it != sdk_request_names_.end()) {
+          *id = "${" + it->second + "}";
+          step.verb = Verb::send;
+          step.value = std::move(message);
+          scenario_.steps.push_back(std::move(step));
+          return;
+        }
+      }
+    } catch (const Json::exception&) {
+      // Falls through: not JSON, so it is replayed verbatim like any other line.
+    }
+  }
+  step.verb = Verb::send;
+  step.verbatim = true;
+  step.text = std::move(text);
+  step.text.push_back('\n');
+  // The JSON parser grew this string by doubling; a replay holds every line until it is sent.
+  step.text.shrink_to_fit();
+  scenario_.steps.push_back(std::move(step));
+}
+
+LoadResult RecordingParser::finish() {
+  // A recorder killed mid-line leaves pieces behind: replay what was recorded.
+  for (char dir : {'i', 'o', 'e'}) {
+    const int index = direction_index(dir);
+    if (!pieces_[index].empty()) {
+      complete_line(piece_line_[index], dir, std::move(pieces_[index]), true);
+    }
+  }
+  LoadResult result;
+  if (errors_.empty()) {
+    result.scenario = std::move(scenario_);
+  } else {
+    result.errors = std::move(errors_);
+  }
+  return result;
+}
+
+}  // namespace claude::emulator::detail

@@ -1,0 +1,109 @@
+#include "claude/emulator/json_text.hpp"
+#include "claude/emulator/scenario.hpp"
+
+namespace claude::emulator {
+namespace {
+
+Json header_json(const Scenario& scenario) {
+  const Header& h = scenario.header;
+  const Header defaults;
+  Json out = Json::object({{"scenario", 1}});
+  if (!h.name.empty()) out["name"] = h.name;
+  if (!h.description.empty()) out["description"] = h.description;
+  out["cli_version"] = h.cli_version;
+  if (h.protocol == Dialect::jsonrpc) out["protocol"] = "jsonrpc";
+  if (!h.argv_require.empty() || !h.argv_forbid.empty()) {
+    out["argv"] = Json::object();
+    if (!h.argv_require.empty()) out["argv"]["require"] = h.argv_require;
+    if (!h.argv_forbid.empty()) out["argv"]["forbid"] = h.argv_forbid;
+  }
+  if (!h.env_require.empty()) {
+    out["env"] = Json::object({{"require", Json::object()}});
+    for (const auto& [name, pattern] : h.env_require) out["env"]["require"][name] = pattern;
+  }
+  if (h.initialize_response) {
+    out["auto_initialize"] = *h.initialize_response;
+  } else {
+    out["auto_initialize"] = h.auto_initialize;
+  }
+  if (!h.ignore.empty()) out["ignore"] = h.ignore;
+  if (h.strict != defaults.strict) out["strict"] = h.strict;
+  if (h.timeout_ms != defaults.timeout_ms) out["timeout_ms"] = h.timeout_ms;
+  if (h.driver) out["driver"] = *h.driver;
+  return out;
+}
+
+Json step_json(const Step& step) {
+  Json out = Json::object();
+  switch (step.verb) {
+    case Verb::send:
+      if (step.verbatim) {
+        const std::string_view line(step.text.data(), step.text.size() - 1);
+        Json parsed = parse_json_or_discarded(line);
+        if (parsed.is_discarded()) {
+          out["raw"] = step.text;
+        } else {
+          out["send"] = std::move(parsed);
+        }
+      } else {
+        out["send"] = step.value;
+        if (!step.chunks.empty()) out["chunks"] = step.chunks;
+        if (step.gap_ms != 0) out["gap_ms"] = step.gap_ms;
+      }
+      break;
+    case Verb::raw:
+      out["raw"] = step.text;
+      break;
+    case Verb::stderr_text:
+      out["stderr"] = step.text;
+      break;
+    case Verb::expect:
+      out["expect"] = step.value;
+      break;
+    case Verb::request:
+      out["request"] = step.value;
+      if (!step.text.empty()) out["as"] = step.text;
+      if (step.response) out["expect_response"] = *step.response;
+      break;
+    case Verb::cancel:
+      out["cancel"] = step.text;
+      break;
+    case Verb::respond:
+      out["respond"] = step.value;
+      break;
+    case Verb::respond_error:
+      out["respond_error"] = step.text;
+      break;
+    case Verb::sleep:
+      out["sleep_ms"] = step.ms;
+      break;
+    case Verb::expect_eof:
+      out["expect_eof"] = true;
+      break;
+    case Verb::exit:
+      out["exit"] = step.number;
+      break;
+    case Verb::kill:
+      out["kill"] = step.text;
+      break;
+    case Verb::hang:
+      out["hang"] = true;
+      break;
+  }
+  if (step.within_ms) out["within_ms"] = *step.within_ms;
+  return out;
+}
+
+}  // namespace
+
+std::string to_ndjson(const Scenario& scenario) {
+  std::string out = dump_json(header_json(scenario));
+  out += '\n';
+  for (const Step& step : scenario.steps) {
+    out += dump_json(step_json(step));
+    out += '\n';
+  }
+  return out;
+}
+
+}  // namespace claude::emulator

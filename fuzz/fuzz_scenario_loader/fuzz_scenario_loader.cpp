@@ -1,0 +1,49 @@
+// fuzz_scenario_loader: the scenario loader must turn any bytes into either a scenario or a list
+// of file:line errors, never a crash, and a loaded scenario must survive `to_ndjson`.
+//
+// Oracles: every error names the file and a line within the input (0 = the file as a whole) and
+// has a reason; a loaded scenario written back with `to_ndjson` loads again with the same verbs
+// in the same order.
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+#include "claude/emulator/scenario.hpp"
+
+#define CHECK(condition) check((condition), #condition)
+
+namespace {
+
+// Names the failed oracle on stderr before aborting, so a finding says what it broke.
+void check(bool condition, const char* oracle) {
+  if (condition) return;
+  std::fprintf(stderr, "oracle failed: %s\n", oracle);
+  std::abort();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  const auto result = claude::emulator::load_scenario_text(text, "fuzz.ndjson");
+  const auto lines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
+  CHECK(result.ok() == result.errors.empty());
+  for (const auto& error : result.errors) {
+    CHECK(error.file == "fuzz.ndjson");
+    CHECK(error.line <= lines);
+    CHECK(!error.reason.empty());
+  }
+  if (!result.ok()) return 0;
+
+  const std::string written = claude::emulator::to_ndjson(*result.scenario);
+  const auto again = claude::emulator::load_scenario_text(written, "written.ndjson");
+  CHECK(again.ok());
+  CHECK(again.scenario->steps.size() == result.scenario->steps.size());
+  for (std::size_t i = 0; i < again.scenario->steps.size(); ++i)
+    CHECK(again.scenario->steps[i].verb == result.scenario->steps[i].verb);
+  return 0;
+}

@@ -1,0 +1,121 @@
+#include "claude/harness/command_runner.hpp"
+
+#include <signal.h>
+#include <spawn.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+extern char** environ;
+
+namespace claude::harness {
+namespace {
+
+volatile sig_atomic_t g_child = 0;
+
+void pass_on(int sig) {
+  if (g_child > 0) ::kill(static_cast<pid_t>(g_child), sig);
+}
+
+std::string lookup_in_path(const std::string& program, const std::vector<std::string>& env) {
+  if (program.find('/') != std::string::npos) return program;
+  std::string path = "/usr/bin:/bin";
+  for (const auto& e : env) {
+    if (e.rfind("PATH=", 0) == 0) path = e.substr(5);
+  }
+  std::size_t start = 0;
+  while (start <= path.size()) {
+    const auto colon = path.find(':', start);
+    const std::string dir = path.substr(start, colon == std::string::npos ? colon : colon - start);
+    const auto candidate = std::filesystem::path(dir.empty() ? "." : dir) / program;
+    if (::access(candidate.c_str(), X_OK) == 0 && !std::filesystem::is_directory(candidate)) {
+      return candidate.string();
+    }
+    if (colon == std::string::npos) break;
+    start = colon + 1;
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string CommandResult::describe() const {
+  if (!started) return "not started: " + error;
+  if (signaled) {
+    const char* abbrev = ::sigabbrev_np(value);
+    return std::string("killed by SIG") + (abbrev != nullptr ? abbrev : std::to_string(value));
+  }
+  return "exit " + std::to_string(value);
+}
+
+std::vector<std::string> environment_with(
+    const std::map<std::string, std::optional<std::string>>& set) {
+  std::vector<std::string> out;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string entry = *e;
+    const auto name = entry.substr(0, entry.find('='));
+    if (set.count(name) == 0) out.push_back(entry);
+  }
+  for (const auto& [name, value] : set) {
+    if (value) out.push_back(name + "=" + *value);
+  }
+  return out;
+}
+
+CommandResult run_command(const std::vector<std::string>& command,
+                          const std::vector<std::string>& environment) {
+  CommandResult result;
+  if (command.empty()) {
+    result.error = "no command given";
+    return result;
+  }
+  // Resolved with the command's own PATH, so a `claude` placed first on it is what runs.
+  const std::string program = lookup_in_path(command[0], environment);
+  if (program.empty()) {
+    result.error = command[0] + ": not found on PATH";
+    return result;
+  }
+  std::vector<std::string> argv = command;
+  std::vector<std::string> env = environment;
+  std::vector<char*> c_argv, c_env;
+  for (auto& s : argv) c_argv.push_back(s.data());
+  c_argv.push_back(nullptr);
+  for (auto& s : env) c_env.push_back(s.data());
+  c_env.push_back(nullptr);
+  pid_t pid = -1;
+  const int rc =
+      ::posix_spawn(&pid, program.c_str(), nullptr, nullptr, c_argv.data(), c_env.data());
+  if (rc != 0) {
+    result.error = program + ": " + std::strerror(rc);
+    return result;
+  }
+  result.started = true;
+  g_child = pid;
+  struct sigaction sa {};
+  sa.sa_handler = pass_on;
+  struct sigaction old_int {
+  }, old_term{}, old_hup{};
+  ::sigaction(SIGINT, &sa, &old_int);
+  ::sigaction(SIGTERM, &sa, &old_term);
+  ::sigaction(SIGHUP, &sa, &old_hup);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  g_child = 0;
+  ::sigaction(SIGINT, &old_int, nullptr);
+  ::sigaction(SIGTERM, &old_term, nullptr);
+  ::sigaction(SIGHUP, &old_hup, nullptr);
+  if (WIFSIGNALED(status)) {
+    result.signaled = true;
+    result.value = WTERMSIG(status);
+  } else {
+    result.value = WEXITSTATUS(status);
+  }
+  return result;
+}
+
+}  // namespace claude::harness

@@ -1,0 +1,134 @@
+// convert, lint and diff: thin command lines over the emulator's loader.
+#include <fstream>
+#include <ostream>
+
+#include "claude/emulator/scenario.hpp"
+#include "claude/harness/exit_codes.hpp"
+#include "claude/harness/harness_cli.hpp"
+#include "claude/harness/structural_diff.hpp"
+
+namespace claude::harness {
+namespace {
+
+bool wants_help(const std::vector<std::string>& args) {
+  for (const auto& a : args) {
+    if (a == "--help" || a == "-h") return true;
+  }
+  return false;
+}
+
+void print_errors(const emulator::LoadResult& result, std::ostream& err) {
+  for (const auto& e : result.errors) err << e.to_string() << '\n';
+}
+
+}  // namespace
+
+int convert_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  static constexpr const char* kHelp = R"(Usage: harness convert RECORDING [-o SCENARIO]
+
+Writes the editable scenario equivalent to RECORDING (or to any scenario file): SDK lines become
+`expect` steps, CLI lines `send` steps, with request ids captured and volatile fields generalised
+by the emulator's loader. Without -o the scenario goes to stdout. An existing SCENARIO file is
+replaced.
+Exit status: 0 written, 2 usage error or a RECORDING that does not load (file:line: reason).
+)";
+  if (wants_help(args)) {
+    out << kHelp;
+    return kExitPass;
+  }
+  std::string input, output;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if ((args[i] == "-o" || args[i] == "--output") && i + 1 < args.size()) {
+      output = args[++i];
+    } else if (input.empty() && !args[i].starts_with("-")) {
+      input = args[i];
+    } else {
+      err << "harness convert: unexpected argument '" << args[i] << "'\n" << kHelp;
+      return kExitUsage;
+    }
+  }
+  if (input.empty()) {
+    err << kHelp;
+    return kExitUsage;
+  }
+  const auto loaded = emulator::load_scenario_file(input);
+  if (!loaded.ok()) {
+    print_errors(loaded, err);
+    return kExitUsage;
+  }
+  const std::string text = emulator::to_ndjson(*loaded.scenario);
+  if (output.empty()) {
+    out << text;
+    return kExitPass;
+  }
+  std::ofstream file(output, std::ios::binary | std::ios::trunc);
+  file << text;
+  if (!file.flush()) {
+    err << output << ": cannot write\n";
+    return kExitUsage;
+  }
+  return kExitPass;
+}
+
+int lint_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  static constexpr const char* kHelp = R"(Usage: harness lint FILE...
+
+Loads each scenario or recording the way fake-claude does and prints every problem as
+`file:line: reason` (line 0 = the file as a whole).
+Exit status: 0 every file is valid, 2 some file is not (or usage error).
+)";
+  if (wants_help(args)) {
+    out << kHelp;
+    return kExitPass;
+  }
+  if (args.empty()) {
+    err << kHelp;
+    return kExitUsage;
+  }
+  std::size_t bad = 0;
+  for (const auto& file : args) {
+    const auto loaded = emulator::load_scenario_file(file);
+    if (!loaded.ok()) {
+      ++bad;
+      print_errors(loaded, err);
+    }
+  }
+  out << args.size() - bad << " of " << args.size() << " file(s) valid\n";
+  return bad == 0 ? kExitPass : kExitUsage;
+}
+
+int diff_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  static constexpr const char* kHelp = R"(Usage: harness diff A B
+
+Compares two scenarios or recordings step by step: verbs, order, message types and subtypes, and
+the fields present. Values (ids, uuids, timestamps, durations, costs, text) are ignored, and
+pattern operators match anything. Prints `- A:line …` for steps only in A, `+ B:line …` for
+steps only in B.
+Exit status: 0 equivalent, 1 different, 2 usage error or a file that does not load.
+)";
+  if (wants_help(args)) {
+    out << kHelp;
+    return kExitPass;
+  }
+  if (args.size() != 2) {
+    err << kHelp;
+    return kExitUsage;
+  }
+  const auto a = emulator::load_scenario_file(args[0]);
+  const auto b = emulator::load_scenario_file(args[1]);
+  if (!a.ok() || !b.ok()) {
+    print_errors(a, err);
+    print_errors(b, err);
+    return kExitUsage;
+  }
+  const auto changes = structural_diff(*a.scenario, *b.scenario);
+  for (const auto& c : changes) {
+    const bool removed = c.kind == StepChange::Kind::removed;
+    out << (removed ? "- " : "+ ") << (removed ? args[0] : args[1]) << ":" << c.line << ": "
+        << c.summary << '\n';
+  }
+  if (changes.empty()) out << "equivalent\n";
+  return changes.empty() ? kExitPass : kExitVerdictFailed;
+}
+
+}  // namespace claude::harness

@@ -1,0 +1,55 @@
+#include "claude/harness/harness_cli.hpp"
+
+#include <ostream>
+
+#include "claude/conformance/check_command.hpp"
+#include "claude/harness/exit_codes.hpp"
+
+namespace claude::harness {
+
+namespace {
+
+constexpr const char* kUsage = R"(Usage: harness SUBCOMMAND [OPTIONS] [-- CMD...]
+
+  replay SCENARIO -- CMD...      run CMD against fake-claude playing SCENARIO
+  record -o FILE [--real-cli PATH] -- CMD...
+                                 run CMD against the real CLI through claude-tee
+  run --cassette FILE [--mode auto|once|replay|record] -- CMD...
+                                 replay FILE if present, else record it (VCR style)
+  convert RECORDING [-o SCENARIO]
+                                 write the editable scenario of a recording
+  lint FILE...                   check scenarios and recordings
+  diff A B                       structural diff of two scenarios or recordings
+  check --sdk NAME|CMD [ID-PREFIX...]
+                                 grade an SDK against the conformance suite
+
+`harness SUBCOMMAND --help` describes one subcommand.
+Exit status: 0 pass, 1 failed verdict (or differences), 2 usage or bad input file,
+3 CMD failed without a verdict. See docs/exit-codes.md.
+)";
+
+}  // namespace
+
+int run_harness(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  if (args.empty()) {
+    err << kUsage;
+    return kExitUsage;
+  }
+  const std::string& sub = args[0];
+  const std::vector<std::string> rest(args.begin() + 1, args.end());
+  if (sub == "--help" || sub == "-h" || sub == "help") {
+    out << kUsage;
+    return kExitPass;
+  }
+  if (sub == "replay") return replay_command(rest, out, err);
+  if (sub == "record") return record_command(rest, out, err);
+  if (sub == "run") return run_cassette_command(rest, out, err);
+  if (sub == "convert") return convert_command(rest, out, err);
+  if (sub == "lint") return lint_command(rest, out, err);
+  if (sub == "diff") return diff_command(rest, out, err);
+  if (sub == "check") return claude::conformance::run_check(rest, out, err);
+  err << "harness: unknown subcommand '" << sub << "'\n" << kUsage;
+  return kExitUsage;
+}
+
+}  // namespace claude::harness

@@ -1,0 +1,44 @@
+// RequestLog: one NDJSON line per request model-stub served, for tests and for drift reports.
+//
+// What it is: each line is
+//   {"seq":N,"t":seconds since the log opened,"method":…,"target":…,"headers":{name:value},
+//    "body":<the request JSON, or its text when it is not JSON>,"status":…,"rule_line":N|null,
+//    "outcome":…}
+// Header names are lower-cased; the values of x-api-key, authorization, proxy-authorization,
+// cookie and set-cookie are replaced by "[redacted]" before anything is written, so a log never
+// holds a key. Each line is flushed as it is written, so a killed stub leaves a valid file.
+//
+// How it fails: the constructor throws std::runtime_error (naming the path) when the file cannot
+// be opened; `record` throws std::runtime_error when a write fails.
+// What it costs: one serialisation of the request body per request (bodies of the real CLI are
+// tens of KiB: a system prompt and the tool list).
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <filesystem>
+#include <fstream>
+
+#include "claude/model_stub/api_exchange.hpp"
+
+namespace claude::model_stub {
+
+// The log line for one exchange (without "t"); separate from the file so it is testable.
+Json request_log_entry(std::size_t seq, const ApiRequest& request, const ApiResponse& response);
+
+// True for header names whose values are secrets (case-insensitive).
+bool is_secret_header(std::string_view name);
+
+class RequestLog {
+ public:
+  explicit RequestLog(const std::filesystem::path& path);
+  void record(const ApiRequest& request, const ApiResponse& response);
+
+ private:
+  std::filesystem::path path_;
+  std::ofstream out_;
+  std::size_t seq_ = 0;
+  std::chrono::steady_clock::time_point opened_;
+};
+
+}  // namespace claude::model_stub

@@ -1,0 +1,67 @@
+#include "claude/model_stub/request_log.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <stdexcept>
+#include <string>
+
+#include "claude/emulator/json_text.hpp"
+#include "json_text.hpp"
+
+namespace claude::model_stub {
+namespace {
+
+std::string lower(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+}  // namespace
+
+bool is_secret_header(std::string_view name) {
+  static constexpr std::array<std::string_view, 5> kSecret = {
+      "x-api-key", "authorization", "proxy-authorization", "cookie", "set-cookie"};
+  const std::string key = lower(name);
+  return std::find(kSecret.begin(), kSecret.end(), key) != kSecret.end();
+}
+
+Json request_log_entry(std::size_t seq, const ApiRequest& request, const ApiResponse& response) {
+  Json headers = Json::object();
+  for (const auto& [name, value] : request.headers) {
+    headers[lower(name)] = is_secret_header(name) ? std::string("[redacted]") : value;
+  }
+  Json body = claude::emulator::parse_json_or_discarded(request.body);
+  if (body.is_discarded()) body = request.body;
+  return Json{{"seq", seq},
+              {"method", request.method},
+              {"target", request.target},
+              {"headers", std::move(headers)},
+              {"body", std::move(body)},
+              {"status", response.status},
+              {"rule_line", response.rule_line ? Json(*response.rule_line) : Json(nullptr)},
+              {"outcome", response.outcome}};
+}
+
+RequestLog::RequestLog(const std::filesystem::path& path)
+    : path_(path),
+      out_(path, std::ios::binary | std::ios::app),
+      opened_(std::chrono::steady_clock::now()) {
+  if (!out_) throw std::runtime_error("cannot open request log " + path.string() + " for writing");
+}
+
+void RequestLog::record(const ApiRequest& request, const ApiResponse& response) {
+  Json entry = request_log_entry(++seq_, request, response);
+  const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - opened_;
+  Json line{{"seq", entry["seq"]}, {"t", elapsed.count()}};
+  for (auto it = entry.begin(); it != entry.end(); ++it) {
+    if (it.key() != "seq") line[it.key()] = it.value();
+  }
+  out_ << compact_json(line) << '\n';
+  out_.flush();
+  if (!out_) throw std::runtime_error("cannot write request log " + path_.string());
+}
+
+}  // namespace claude::model_stub

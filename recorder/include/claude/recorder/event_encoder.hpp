@@ -1,0 +1,36 @@
+// Event encoding for recording format v1 (docs/recording.md): one JSON object per line.
+//
+// What it is: the only place that turns recorded values into JSON text. It is hand-written
+// rather than built on a JSON library because it runs on every forwarded line: escaping is a
+// table lookup per byte and nothing is allocated beyond the output string.
+//
+// How it fails: it does not. A line that is not valid UTF-8 is written as `line_b64` (base64 of
+// the exact bytes) instead of `line`, so every byte survives and JSON stays valid.
+//
+// What it costs: one pass over the line to validate UTF-8 and one to escape (or to base64).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace claude::recorder {
+
+enum class Stream : std::uint8_t { in, out, err };
+
+[[nodiscard]] std::string_view stream_name(Stream stream) noexcept;
+
+// Appends `text` (valid UTF-8) as a quoted JSON string.
+void append_json_string(std::string& out, std::string_view text);
+
+// {"t":T,"dir":D,"line":…|"line_b64":…[,"more":true][,"partial":true]}\n
+void append_line_event(std::string& out, double t, Stream stream, std::string_view bytes, bool more,
+                       bool partial);
+// {"t":T,"eof":D}\n
+void append_eof_event(std::string& out, double t, Stream stream);
+// {"t":T,"exit":CODE}\n
+void append_exit_event(std::string& out, double t, int code);
+// {"t":T,"signal":"SIGTERM"}\n
+void append_signal_event(std::string& out, double t, std::string_view signal_name);
+
+}  // namespace claude::recorder

@@ -1,0 +1,48 @@
+// The first line of a recording: what was run, where, with which CLI, and the environment names
+// that shape the CLI's behaviour (those starting with CLAUDE or ANTHROPIC).
+//
+// Secrets: every value passes through the Redactor; values of variables whose names end in
+// _KEY, _TOKEN, _SECRET or _PASSWORD are replaced whole by `<redacted:env:NAME>`, and
+// `add_secret_env_rules` teaches the Redactor those values so they are also removed from the
+// stream lines.
+//
+// How it fails: it does not; bytes that are not UTF-8 in argv or cwd are replaced by U+FFFD in
+// the header only (forwarding is unaffected).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "claude/recorder/redactor.hpp"
+
+namespace claude::recorder {
+
+struct RecordingHeader {
+  std::vector<std::string> argv;  // the arguments after the program name, as forwarded
+  std::vector<std::pair<std::string, std::string>> env;  // NAME, raw value
+  std::string cwd;
+  std::string cli;                         // path of the real CLI that was run
+  std::optional<std::string> cli_version;  // from `<cli> --version`, when it answered
+  std::string started_at;                  // UTC, ISO 8601 with milliseconds
+};
+
+[[nodiscard]] bool is_secret_env_name(std::string_view name) noexcept;
+[[nodiscard]] bool is_recorded_env_name(std::string_view name) noexcept;
+
+// Splits "NAME=VALUE" entries and keeps the recorded names, sorted by name.
+[[nodiscard]] std::vector<std::pair<std::string, std::string>> recorded_env(
+    const std::vector<std::string>& environment);
+
+// Adds a literal rule `env:NAME` for every secret-named variable in `environment`.
+void add_secret_env_rules(Redactor& redactor, const std::vector<std::string>& environment);
+
+// The header as one JSON line ending in '\n', redacted.
+[[nodiscard]] std::string encode_header_line(const RecordingHeader& header,
+                                             const Redactor& redactor);
+
+[[nodiscard]] std::string utc_timestamp_now();
+
+}  // namespace claude::recorder

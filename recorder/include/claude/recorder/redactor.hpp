@@ -1,0 +1,81 @@
+// Redactor: removes secrets from claude-tee's copies before they reach the recording file.
+//
+// What it is: an ordered list of named RE2 rules. Every match of a rule becomes
+// `<redacted:NAME>`; when the rule has a capturing group, only what the first group matched is
+// replaced, so `"access_token":"…"` keeps its key and stays valid JSON. Built-in rules cover
+// Anthropic API keys and OAuth tokens (`sk-ant-…`), bearer tokens and OAuth token fields; users
+// add rules from a file (one `name<TAB>RE2` per line), and claude-tee adds the values of
+// secret-named environment variables as literal rules. Forwarded bytes are never touched: the
+// redactor only ever sees copies.
+//
+// How it fails: a rule that RE2 rejects throws RedactionError naming its origin (`file:line`)
+// and RE2's reason; an unreadable rules file throws too. Redacting never fails.
+//
+// What it costs: one RE2 scan over the union of all rules (per chunk of lines, see
+// may_match_any_line); only lines that match are rewritten, rule by rule. Lines without secrets
+// are not copied. Rules using \A or \z are only honoured per line.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace re2 {
+class RE2;
+}
+
+namespace claude::recorder {
+
+class RedactionError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class Redactor {
+ public:
+  // Shortest secret-env value redacted inside stream lines; shorter values ("1", "true") would
+  // shred the recording. Header values of secret-named variables are always redacted.
+  static constexpr std::size_t kMinLiteralBytes = 8;
+
+  Redactor();
+  ~Redactor();
+  Redactor(Redactor&&) noexcept;
+  Redactor& operator=(Redactor&&) noexcept;
+
+  // The built-in rules, in order: oauth-token (sk-ant-oat…), api-key (sk-ant-…), bearer-token,
+  // oauth-token (JSON token fields).
+  [[nodiscard]] static Redactor with_builtin_rules();
+
+  // `origin` names where the rule came from, for the error message.
+  void add_rule(std::string name, std::string_view re2_pattern, std::string_view origin);
+  // Redacts every occurrence of `value` verbatim; ignored when shorter than kMinLiteralBytes.
+  void add_literal(std::string name, std::string_view value);
+  // One rule per line: `name<TAB>RE2`. Blank lines and lines starting with '#' are skipped.
+  void add_rules_file(const std::filesystem::path& file);
+
+  // Writes the redacted text to `out` and returns true when some rule matched; returns false
+  // and leaves `out` untouched otherwise.
+  bool redact(std::string_view text, std::string& out) const;
+  [[nodiscard]] std::string redact_copy(std::string_view text) const;
+
+  // Whether some rule may match inside some line of `text` (several lines at once). False means
+  // no line of `text` needs redacting: the rules run in multi-line mode here, so `^`/`$` still
+  // match at line boundaries. One scan is much cheaper than one per line.
+  [[nodiscard]] bool may_match_any_line(std::string_view text) const;
+
+  [[nodiscard]] std::size_t rule_count() const noexcept;
+  [[nodiscard]] static std::string placeholder(std::string_view name);
+
+ private:
+  struct Rule;
+  void rebuild_union();
+
+  std::vector<std::unique_ptr<Rule>> rules_;
+  std::unique_ptr<re2::RE2> union_;
+  std::unique_ptr<re2::RE2> multiline_union_;
+};
+
+}  // namespace claude::recorder

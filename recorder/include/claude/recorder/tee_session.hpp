@@ -1,0 +1,66 @@
+// TeeSession: claude-tee's process shell — runs the real CLI with three pipes, forwards the
+// three streams byte for byte, hands copies to the recorder, and passes the CLI's end through.
+//
+// What it is: one thread per stream doing read(2) → queue events → write(2) → flush, with
+// blocking I/O on the tee's own descriptors (never switched to non-blocking: they are shared
+// with the caller). Forwarding does not wait on the recording; the recording work for a chunk
+// happens while the other side is busy with it. Signals (SIGINT, SIGTERM, SIGHUP, SIGQUIT,
+// SIGUSR1, SIGUSR2) sent to the tee go to the CLI; the tee itself ignores SIGPIPE so a reader
+// that went away stops forwarding on that stream while the recording continues.
+//
+// How it fails: `run` throws TeeError when the CLI cannot be started (the recording file is then
+// removed). Everything after the start is reported in the outcome, never thrown.
+//
+// What it costs: three threads, a 256 KiB buffer per stream, and a one-off `<cli> --version`
+// probe in parallel with the session (skipped when the version is given).
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "claude/recorder/recording_header.hpp"
+#include "claude/recorder/recording_writer.hpp"
+#include "claude/recorder/redactor.hpp"
+
+namespace claude::recorder {
+
+class TeeError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct TeeConfig {
+  std::filesystem::path real_cli;
+  std::vector<std::string> args;           // forwarded verbatim, after argv[0]
+  std::vector<std::string> environment;    // "NAME=VALUE", passed to the CLI unchanged
+  std::optional<std::string> cli_version;  // when set, no version probe is run
+  std::chrono::milliseconds probe_timeout{2000};
+  // After the CLI exits, how long to wait for its stdout/stderr to reach EOF (a grandchild may
+  // hold them open) before the exit event is written anyway.
+  std::chrono::milliseconds drain_timeout{2000};
+};
+
+struct ChildOutcome {
+  bool signaled = false;
+  int value = 0;  // exit code, or signal number when `signaled`
+};
+
+// Runs the session to its end and writes the recording's last event. It blocks the handled
+// signals and leaves them blocked (a late SIGTERM must not end the tee differently from the CLI),
+// and pump threads still stuck in read(2) keep using `writer`: end the process right after, with
+// end_like(). Call it from the main thread before any other thread exists.
+[[nodiscard]] ChildOutcome run_tee_session(const TeeConfig& config, RecordingHeader header,
+                                           const Redactor& redactor, RecordingWriter& writer);
+
+// "SIGTERM" for 15; "SIG42" when the number has no name.
+[[nodiscard]] std::string signal_name(int signal_number);
+
+// Ends the current process the way the CLI ended: same exit code, or the same signal (with the
+// default action and no core file). Does not return.
+[[noreturn]] void end_like(const ChildOutcome& outcome);
+
+}  // namespace claude::recorder

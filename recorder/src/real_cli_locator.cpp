@@ -1,0 +1,71 @@
+#include "claude/recorder/real_cli_locator.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <string_view>
+
+namespace claude::recorder {
+namespace {
+
+bool is_executable_file(const std::filesystem::path& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
+}
+
+}  // namespace
+
+std::optional<FileIdentity> file_identity(const std::filesystem::path& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return std::nullopt;
+  return FileIdentity{st.st_dev, st.st_ino};
+}
+
+std::vector<std::filesystem::path> real_cli_candidates(const RealCliSearch& search) {
+  std::vector<std::filesystem::path> out;
+  std::string_view rest = search.path_variable;
+  while (true) {
+    const auto colon = rest.find(':');
+    const std::string_view dir = rest.substr(0, colon);
+    // An empty PATH entry means the current directory (POSIX).
+    out.push_back(std::filesystem::path(dir.empty() ? "." : std::string(dir)) / "claude");
+    if (colon == std::string_view::npos) break;
+    rest.remove_prefix(colon + 1);
+  }
+  if (search.path_variable.empty()) out.clear();
+  const std::filesystem::path home = search.home.value_or("");
+  if (!home.empty()) out.push_back(home / ".npm-global/bin/claude");
+  out.emplace_back("/usr/local/bin/claude");
+  if (!home.empty()) {
+    out.push_back(home / ".local/bin/claude");
+    out.push_back(home / "node_modules/.bin/claude");
+    out.push_back(home / ".yarn/bin/claude");
+    out.push_back(home / ".claude/local/claude");
+  }
+  return out;
+}
+
+std::filesystem::path locate_real_cli(const RealCliSearch& search) {
+  if (search.explicit_path && !search.explicit_path->empty()) {
+    const std::filesystem::path path(*search.explicit_path);
+    if (!is_executable_file(path)) {
+      throw RealCliError("CLAUDE_TEE_REAL_CLI=" + path.string() + " is not an executable file");
+    }
+    if (file_identity(path) == search.self) {
+      throw RealCliError("CLAUDE_TEE_REAL_CLI=" + path.string() +
+                         " is claude-tee itself; point it at the real claude CLI");
+    }
+    return path;
+  }
+  const auto candidates = real_cli_candidates(search);
+  for (const auto& candidate : candidates) {
+    if (!is_executable_file(candidate)) continue;
+    if (file_identity(candidate) == search.self) continue;
+    return candidate;
+  }
+  throw RealCliError(
+      "no real claude CLI found on PATH or in the usual install locations (claude-tee skips "
+      "itself); set CLAUDE_TEE_REAL_CLI to its path");
+}
+
+}  // namespace claude::recorder

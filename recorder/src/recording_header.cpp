@@ -1,0 +1,77 @@
+#include "claude/recorder/recording_header.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <nlohmann/json.hpp>
+
+namespace claude::recorder {
+
+bool is_secret_env_name(std::string_view name) noexcept {
+  for (std::string_view suffix : {"_KEY", "_TOKEN", "_SECRET", "_PASSWORD"}) {
+    if (name.ends_with(suffix)) return true;
+  }
+  return false;
+}
+
+bool is_recorded_env_name(std::string_view name) noexcept {
+  return name.starts_with("CLAUDE") || name.starts_with("ANTHROPIC");
+}
+
+std::vector<std::pair<std::string, std::string>> recorded_env(
+    const std::vector<std::string>& environment) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& entry : environment) {
+    const auto eq = entry.find('=');
+    if (eq == std::string::npos) continue;
+    std::string name = entry.substr(0, eq);
+    if (!is_recorded_env_name(name)) continue;
+    out.emplace_back(std::move(name), entry.substr(eq + 1));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+void add_secret_env_rules(Redactor& redactor, const std::vector<std::string>& environment) {
+  for (const auto& entry : environment) {
+    const auto eq = entry.find('=');
+    if (eq == std::string::npos) continue;
+    const std::string_view name(entry.data(), eq);
+    if (!is_secret_env_name(name)) continue;
+    redactor.add_literal("env:" + std::string(name), std::string_view(entry).substr(eq + 1));
+  }
+}
+
+std::string encode_header_line(const RecordingHeader& header, const Redactor& redactor) {
+  nlohmann::ordered_json j;
+  j["recording"] = 1;
+  auto& argv = j["argv"] = nlohmann::ordered_json::array();
+  for (const auto& arg : header.argv) argv.push_back(redactor.redact_copy(arg));
+  auto& env = j["env"] = nlohmann::ordered_json::object();
+  for (const auto& [name, value] : header.env) {
+    env[name] = is_secret_env_name(name) ? Redactor::placeholder("env:" + name)
+                                         : redactor.redact_copy(value);
+  }
+  j["cwd"] = redactor.redact_copy(header.cwd);
+  j["cli"] = header.cli;
+  j["cli_version"] = header.cli_version ? nlohmann::ordered_json(*header.cli_version) : nullptr;
+  j["started_at"] = header.started_at;
+  std::string line = j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  line.push_back('\n');
+  return line;
+}
+
+std::string utc_timestamp_now() {
+  const auto now = std::chrono::system_clock::now();
+  const auto ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count();
+  const std::time_t secs = static_cast<std::time_t>(ms / 1000);
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  char buf[40];
+  const std::size_t n = std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
+  std::snprintf(buf + n, sizeof buf - n, ".%03dZ", static_cast<int>(ms % 1000));
+  return buf;
+}
+
+}  // namespace claude::recorder

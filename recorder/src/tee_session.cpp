@@ -1,0 +1,352 @@
+#include "claude/recorder/tee_session.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <re2/re2.h>
+#include <signal.h>
+#include <spawn.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <condition_variable>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "claude/recorder/stream_recorder.hpp"
+
+namespace claude::recorder {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr int kForwardedSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2};
+constexpr std::size_t kReadBytes = 256u << 10;
+constexpr int kPipeBytes = 1 << 20;
+
+sigset_t handled_signals() {
+  sigset_t set;
+  sigemptyset(&set);
+  for (int s : kForwardedSignals) sigaddset(&set, s);
+  sigaddset(&set, SIGCHLD);
+  return set;
+}
+
+bool write_all(int fd, const char* data, std::size_t size) {
+  while (size > 0) {
+    const ssize_t n = ::write(fd, data, size);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    data += n;
+    size -= static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+struct Pipe {
+  int read_end = -1;
+  int write_end = -1;
+};
+
+Pipe make_pipe() {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) throw TeeError(std::string("pipe2: ") + std::strerror(errno));
+  return {fds[0], fds[1]};
+}
+
+std::vector<char*> c_strings(std::vector<std::string>& strings) {
+  std::vector<char*> out;
+  out.reserve(strings.size() + 1);
+  for (auto& s : strings) out.push_back(s.data());
+  out.push_back(nullptr);
+  return out;
+}
+
+// posix_spawn with the signal mask and dispositions the CLI would have had without the tee.
+class SpawnAttributes {
+ public:
+  SpawnAttributes() {
+    posix_spawnattr_init(&attr_);
+    sigset_t empty;
+    sigemptyset(&empty);
+    sigset_t defaults = handled_signals();
+    sigaddset(&defaults, SIGPIPE);
+    posix_spawnattr_setsigmask(&attr_, &empty);
+    posix_spawnattr_setsigdefault(&attr_, &defaults);
+    posix_spawnattr_setflags(&attr_, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  }
+  ~SpawnAttributes() { posix_spawnattr_destroy(&attr_); }
+  SpawnAttributes(const SpawnAttributes&) = delete;
+  SpawnAttributes& operator=(const SpawnAttributes&) = delete;
+  const posix_spawnattr_t* get() const { return &attr_; }
+
+ private:
+  posix_spawnattr_t attr_;
+};
+
+class FileActions {
+ public:
+  FileActions() { posix_spawn_file_actions_init(&actions_); }
+  ~FileActions() { posix_spawn_file_actions_destroy(&actions_); }
+  FileActions(const FileActions&) = delete;
+  FileActions& operator=(const FileActions&) = delete;
+  void dup2(int from, int to) { posix_spawn_file_actions_adddup2(&actions_, from, to); }
+  void open(int fd, const char* path, int flags) {
+    posix_spawn_file_actions_addopen(&actions_, fd, path, flags, 0);
+  }
+  const posix_spawn_file_actions_t* get() const { return &actions_; }
+
+ private:
+  posix_spawn_file_actions_t actions_;
+};
+
+pid_t spawn(const std::filesystem::path& program, std::vector<std::string> argv,
+            std::vector<std::string> env, const FileActions& actions) {
+  auto c_argv = c_strings(argv);
+  auto c_env = c_strings(env);
+  SpawnAttributes attributes;
+  pid_t pid = -1;
+  const int rc = ::posix_spawn(&pid, program.c_str(), actions.get(), attributes.get(),
+                               c_argv.data(), c_env.data());
+  if (rc != 0) throw TeeError(program.string() + ": cannot start: " + std::strerror(rc));
+  return pid;
+}
+
+std::optional<std::string> version_from_output(const std::string& text) {
+  static const RE2 kVersion(R"(([0-9]+\.[0-9]+\.[0-9]+[0-9A-Za-z.+\-]*))");
+  std::string version;
+  if (RE2::PartialMatch(text, kVersion, &version)) return version;
+  const auto end = text.find('\n');
+  std::string first = text.substr(0, end);
+  if (first.empty()) return std::nullopt;
+  return first;
+}
+
+// Runs `<cli> --version` with a deadline; nullopt when it fails, hangs or prints nothing.
+std::optional<std::string> probe_version(const TeeConfig& config) {
+  Pipe out = make_pipe();
+  FileActions actions;
+  actions.open(0, "/dev/null", O_RDONLY);
+  actions.dup2(out.write_end, 1);
+  actions.open(2, "/dev/null", O_WRONLY);
+  pid_t pid;
+  try {
+    pid = spawn(config.real_cli, {config.real_cli.string(), "--version"}, config.environment,
+                actions);
+  } catch (const TeeError&) {
+    ::close(out.read_end);
+    ::close(out.write_end);
+    return std::nullopt;
+  }
+  ::close(out.write_end);
+  const auto deadline = Clock::now() + config.probe_timeout;
+  std::string text;
+  bool timed_out = false;
+  char buf[4096];
+  while (text.size() < 4096) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    if (left <= 0) {
+      timed_out = true;
+      break;
+    }
+    pollfd p{out.read_end, POLLIN, 0};
+    const int rc = ::poll(&p, 1, static_cast<int>(left));
+    if (rc < 0 && errno == EINTR) continue;
+    if (rc <= 0) {
+      timed_out = rc == 0;
+      break;
+    }
+    const ssize_t n = ::read(out.read_end, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    text.append(buf, static_cast<std::size_t>(n));
+  }
+  ::close(out.read_end);
+  if (timed_out) ::kill(pid, SIGKILL);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (timed_out || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return std::nullopt;
+  return version_from_output(text);
+}
+
+// What the threads share; owned jointly so a pump still blocked in read(2) when the session
+// ends (a grandchild holding a pipe, an SDK keeping stdin open) never outlives its state.
+struct SessionState {
+  SessionState(const Redactor& redactor, RecordingWriter& writer_ref)
+      : writer(writer_ref),
+        in(Stream::in, redactor),
+        out(Stream::out, redactor),
+        err(Stream::err, redactor) {}
+
+  RecordingWriter& writer;
+  StreamRecorder in;
+  StreamRecorder out;
+  StreamRecorder err;
+  Clock::time_point start = Clock::now();
+  std::mutex mutex;
+  std::condition_variable changed;
+  int outputs_done = 0;  // stdout and stderr pumps that reached EOF
+
+  double seconds() const { return std::chrono::duration<double>(Clock::now() - start).count(); }
+};
+
+void pump(const std::shared_ptr<SessionState>& state, StreamRecorder& recorder, int src, int dst,
+          bool close_dst_at_eof) {
+  std::unique_ptr<char[]> buffer(new char[kReadBytes]);
+  std::string events;
+  bool forwarding = true;
+  while (true) {
+    const ssize_t n = ::read(src, buffer.get(), kReadBytes);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    const std::string_view chunk(buffer.get(), static_cast<std::size_t>(n));
+    events.clear();
+    recorder.on_chunk(chunk, state->seconds(), events);
+    if (!events.empty()) state->writer.append(events);
+    if (forwarding && !write_all(dst, chunk.data(), chunk.size())) forwarding = false;
+    if (!events.empty()) state->writer.flush();
+  }
+  events.clear();
+  recorder.on_eof(state->seconds(), events);
+  state->writer.append(events);
+  state->writer.flush();
+  if (close_dst_at_eof) ::close(dst);
+}
+
+void set_pipe_size(int fd) {
+  ::fcntl(fd, F_SETPIPE_SZ, kPipeBytes);
+}
+
+}  // namespace
+
+std::string signal_name(int signal_number) {
+  if (const char* abbrev = ::sigabbrev_np(signal_number)) return std::string("SIG") + abbrev;
+  return "SIG" + std::to_string(signal_number);
+}
+
+ChildOutcome run_tee_session(const TeeConfig& config, RecordingHeader header,
+                             const Redactor& redactor, RecordingWriter& writer) {
+  const sigset_t handled = handled_signals();
+  sigset_t previous;
+  pthread_sigmask(SIG_BLOCK, &handled, &previous);
+  ::signal(SIGPIPE, SIG_IGN);
+
+  auto state = std::make_shared<SessionState>(redactor, writer);
+  Pipe in = make_pipe();
+  Pipe out = make_pipe();
+  Pipe err = make_pipe();
+  set_pipe_size(in.write_end);
+  set_pipe_size(out.read_end);
+  set_pipe_size(err.read_end);
+
+  FileActions actions;
+  actions.dup2(in.read_end, 0);
+  actions.dup2(out.write_end, 1);
+  actions.dup2(err.write_end, 2);
+  std::vector<std::string> argv{config.real_cli.string()};
+  argv.insert(argv.end(), config.args.begin(), config.args.end());
+  pid_t child;
+  try {
+    child = spawn(config.real_cli, std::move(argv), config.environment, actions);
+  } catch (...) {
+    for (int fd :
+         {in.read_end, in.write_end, out.read_end, out.write_end, err.read_end, err.write_end}) {
+      ::close(fd);
+    }
+    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+    throw;
+  }
+  ::close(in.read_end);
+  ::close(out.write_end);
+  ::close(err.write_end);
+
+  std::thread out_pump([state, fd = out.read_end] {
+    pump(state, state->out, fd, STDOUT_FILENO, false);
+    ::close(fd);
+    std::lock_guard lock(state->mutex);
+    ++state->outputs_done;
+    state->changed.notify_all();
+  });
+  std::thread err_pump([state, fd = err.read_end] {
+    pump(state, state->err, fd, STDERR_FILENO, false);
+    ::close(fd);
+    std::lock_guard lock(state->mutex);
+    ++state->outputs_done;
+    state->changed.notify_all();
+  });
+  std::thread in_pump(
+      [state, fd = in.write_end] { pump(state, state->in, STDIN_FILENO, fd, true); });
+  // The stdin pump may stay blocked on the SDK's stdin after the CLI is gone; the process ends
+  // without waiting for it, and the writer ignores whatever it appends after the last event.
+  in_pump.detach();
+
+  std::thread header_writer([state, &config, header = std::move(header), &redactor]() mutable {
+    header.cli_version = config.cli_version ? config.cli_version : probe_version(config);
+    state->writer.write_header(encode_header_line(header, redactor));
+  });
+
+  int status = 0;
+  while (true) {
+    siginfo_t info{};
+    const int sig = ::sigwaitinfo(&handled, &info);
+    if (sig < 0) continue;
+    if (sig == SIGCHLD) {
+      const pid_t done = ::waitpid(child, &status, WNOHANG);
+      if (done == child) break;
+      continue;
+    }
+    ::kill(child, sig);
+  }
+
+  {
+    std::unique_lock lock(state->mutex);
+    state->changed.wait_for(lock, config.drain_timeout, [&] { return state->outputs_done == 2; });
+  }
+  if (state->outputs_done == 2) {
+    out_pump.join();
+    err_pump.join();
+  } else {
+    out_pump.detach();
+    err_pump.detach();
+  }
+  header_writer.join();
+
+  ChildOutcome outcome;
+  std::string last;
+  if (WIFSIGNALED(status)) {
+    outcome = {true, WTERMSIG(status)};
+    append_signal_event(last, state->seconds(), signal_name(outcome.value));
+  } else {
+    outcome = {false, WEXITSTATUS(status)};
+    append_exit_event(last, state->seconds(), outcome.value);
+  }
+  writer.close_with(last);
+  return outcome;
+}
+
+void end_like(const ChildOutcome& outcome) {
+  std::fflush(nullptr);
+  if (outcome.signaled) {
+    const rlimit no_core{0, 0};
+    ::setrlimit(RLIMIT_CORE, &no_core);
+    ::signal(outcome.value, SIG_DFL);
+    sigset_t only;
+    sigemptyset(&only);
+    sigaddset(&only, outcome.value);
+    pthread_sigmask(SIG_UNBLOCK, &only, nullptr);
+    ::raise(outcome.value);
+    ::_exit(128 + outcome.value);
+  }
+  ::_exit(outcome.value);
+}
+
+}  // namespace claude::recorder

@@ -1,0 +1,16 @@
+// Escaping for HTML text and attribute values, and shortening for labels.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace claude::report_html {
+
+// Escapes & < > " ' so the result is safe in text and in quoted attributes.
+std::string escape_html(std::string_view text);
+
+// At most `max_chars` code points, with "…" appended when cut; never splits a UTF-8 sequence.
+std::string shorten(std::string_view text, std::size_t max_chars);
+
+}  // namespace claude::report_html

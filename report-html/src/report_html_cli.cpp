@@ -1,0 +1,123 @@
+#include "claude/report_html/report_html_cli.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+#include <sstream>
+
+#include "claude/report_html/html_report.hpp"
+
+namespace claude::report_html {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::string_view kUsage =
+    "usage: claude-report-html [-o FILE] [--title TEXT] REPORT.json...\n"
+    "\n"
+    "Writes one self-contained HTML page from `harness check --json` suite reports and\n"
+    "fake-claude JSON reports (FAKE_CLAUDE_REPORT, `harness replay --report`).\n"
+    "\n"
+    "  -o, --output FILE   write the page to FILE (default: standard output)\n"
+    "  --title TEXT        the page title (default: claude-harness report)\n"
+    "  -h, --help          this text\n"
+    "\n"
+    "Exit status: 0 written; 2 usage error, unreadable or unrecognised input, or FILE not\n"
+    "writable. Failing cases in the input do not change the exit status.\n";
+
+// Writes beside the target and renames, so readers never see half a page.
+bool write_atomically(const fs::path& target, const std::string& text, std::ostream& err) {
+  const fs::path temporary = target.string() + ".tmp-" + std::to_string(::getpid());
+  {
+    std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
+    if (!(file << text) || !file.flush()) {
+      err << "claude-report-html: " << temporary.string() << ": cannot write\n";
+      std::error_code ignored;
+      fs::remove(temporary, ignored);
+      return false;
+    }
+  }
+  std::error_code ec;
+  fs::rename(temporary, target, ec);
+  if (ec) {
+    err << "claude-report-html: " << target.string() << ": " << ec.message() << '\n';
+    fs::remove(temporary, ec);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int run_report_html_cli(const std::vector<std::string>& args, std::ostream& out,
+                        std::ostream& err) {
+  std::string output;
+  std::string title = "claude-harness report";
+  std::vector<std::string> inputs;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "-h" || a == "--help") {
+      out << kUsage;
+      return kExitOk;
+    }
+    if (a == "-o" || a == "--output" || a == "--title") {
+      if (i + 1 >= args.size()) {
+        err << "claude-report-html: " << a << " needs a value\n" << kUsage;
+        return kExitUsage;
+      }
+      (a == "--title" ? title : output) = args[++i];
+    } else if (a.starts_with("--output=")) {
+      output = a.substr(9);
+    } else if (a.starts_with("--title=")) {
+      title = a.substr(8);
+    } else if (a.size() > 1 && a.starts_with("-")) {
+      err << "claude-report-html: unknown option '" << a << "'\n" << kUsage;
+      return kExitUsage;
+    } else {
+      inputs.push_back(a);
+    }
+  }
+  if (inputs.empty()) {
+    err << "claude-report-html: no report given\n" << kUsage;
+    return kExitUsage;
+  }
+
+  std::vector<ReportSource> sources;
+  for (const auto& path : inputs) {
+    std::ifstream file(path, std::ios::binary);
+    if (!file) {
+      err << "claude-report-html: " << path << ": cannot open\n";
+      return kExitUsage;
+    }
+    std::ostringstream text;
+    text << file.rdbuf();
+    try {
+      sources.push_back({path, nlohmann::json::parse(text.str())});
+    } catch (const nlohmann::json::parse_error& e) {
+      // nlohmann reports a byte offset; the line is what a person can find in an editor.
+      const std::string content = text.str();
+      const auto upto = std::min(content.size(), static_cast<std::size_t>(e.byte));
+      const auto line = 1 + std::count(content.begin(), content.begin() + upto, '\n');
+      err << "claude-report-html: " << path << ":" << line << ": not JSON: " << e.what() << '\n';
+      return kExitUsage;
+    }
+  }
+  const RenderedReport rendered = render_html_report(sources, title);
+  if (!rendered.errors.empty()) {
+    for (const auto& e : rendered.errors) err << "claude-report-html: " << e << '\n';
+    return kExitUsage;
+  }
+  if (output.empty()) {
+    out << rendered.html;
+    return out ? kExitOk : kExitUsage;
+  }
+  if (!write_atomically(output, rendered.html, err)) return kExitUsage;
+  err << "claude-report-html: wrote " << output << " (" << rendered.cases << " cases, "
+      << rendered.failing_cases << " failing)\n";
+  return kExitOk;
+}
+
+}  // namespace claude::report_html

@@ -1,0 +1,128 @@
+// ControlProtocol: the control layer of a session (PROTOCOL.md §5–§7), above a Transport.
+//
+// What it is: the engine that reads the CLI's stdout, parses each line into a `Message`, and
+//  - resolves our outbound requests: a pending-request table keyed by request_id
+//    (`req_<n>_<8 hex>`), each with its own timeout; late or unknown answers are dropped;
+//  - answers every inbound `control_request` exactly once, by the handler registered for its
+//    subtype: the handler's return value becomes the success payload; a throw becomes an error
+//    answer with the exception's text (a thrown `ControlError` keeps its `error_code`); a subtype
+//    with no handler gets `Unsupported control request subtype: X` / `unsupported_request`;
+//  - on an inbound `control_cancel_request` cancels that handler's `CancelToken` and sends no
+//    answer; `PendingControl::cancel()` withdraws one of ours with `control_cancel_request`;
+//  - passes every other message, in stdout order, to the listener.
+//
+// Threading model: a small pool of engine threads shares one "reader role": the thread holding
+// it reads and routes lines; at a control request it runs the handler itself (no thread hop on
+// the answer path). If the handler is still running 1 ms later, an idle engine thread takes the
+// reader role over (one is started if none is idle), so handlers run concurrently, may answer
+// out of order, may block, and may themselves wait for control requests of ours. The listener's
+// `on_message` and `on_end` run on an engine thread, in stdout order; they must not block for
+// long and must not call `stop()`. `send_request`, `write`, `request` and `PendingControl::*`
+// are thread-safe.
+//
+// How it fails: a stdout line that starts with '{' but is not a valid frame, or a line over the
+// cap, ends the session for the consumer with `MessageParseError` (other stdout noise is passed
+// to `on_noise` and skipped). When the stream ends, every pending request fails at once with the
+// end error: `ResultError` (last result was an error and the exit was non-zero), `ProcessError`
+// (non-zero exit or signal), the parse error, or `ConnectionError` on a clean end. A request that
+// gets no answer in time fails with `TimeoutError` (and a `control_cancel_request` is sent).
+//
+// What it costs: one parse per line; one map insert/erase per request; handler threads are kept
+// and reused for the session's life.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "claude/sdk/cancel_token.hpp"
+#include "claude/sdk/errors.hpp"
+#include "claude/sdk/message.hpp"
+#include "claude/sdk/transport.hpp"
+
+namespace claude::sdk {
+
+// Handler for one inbound subtype: returns the success payload.
+using ControlRequestHandler =
+    std::function<nlohmann::json(const ControlRequest& request, const CancelToken& cancel)>;
+
+struct ControlListener {
+  std::function<void(Message&& message)> on_message;
+  // Called once: `error` is null for a clean end (exit 0, or a close the host asked for).
+  std::function<void(std::exception_ptr error, const StreamEnd& end)> on_end;
+  // Stdout lines that are not protocol frames (debug output leaking onto stdout).
+  std::function<void(std::string_view line)> on_noise;
+};
+
+// One of our requests in flight.
+class PendingControl {
+ public:
+  struct State;
+  explicit PendingControl(std::shared_ptr<State> state) : state_(std::move(state)) {}
+
+  [[nodiscard]] const std::string& request_id() const;
+  [[nodiscard]] const std::string& subtype() const;
+  // Blocks until the answer, the request's timeout, cancellation or the end of the session.
+  // Returns the success payload (`{}` when absent); throws ControlError, TimeoutError,
+  // CancelledError, ProcessError/ResultError or ConnectionError.
+  nlohmann::json wait();
+  // True once an outcome is known (wait() then returns at once).
+  [[nodiscard]] bool ready() const;
+  // Withdraws the request: sends control_cancel_request; wait() throws CancelledError.
+  void cancel();
+
+ private:
+  std::shared_ptr<State> state_;
+};
+
+class ControlProtocol {
+ public:
+  struct Config {
+    std::chrono::milliseconds request_timeout{60000};  // 0 disables
+    std::size_t max_line_bytes = 32u << 20;            // for the error text of oversized lines
+  };
+
+  ControlProtocol(Transport& transport, Config config);
+  ~ControlProtocol();  // stop()
+  ControlProtocol(const ControlProtocol&) = delete;
+  ControlProtocol& operator=(const ControlProtocol&) = delete;
+
+  // Registers the handler for an inbound subtype. Call before start().
+  void set_handler(std::string subtype, ControlRequestHandler handler);
+  // Starts the engine threads (the transport must be connected).
+  void start(ControlListener listener);
+  // Waits for the engine threads to end. The stream must end first (close the transport).
+  void stop();
+
+  // Writes a control_request; `payload` holds the request fields besides `subtype`.
+  // `timeout` overrides Config::request_timeout (0 disables).
+  PendingControl send_request(std::string_view subtype, nlohmann::json payload = {},
+                              std::optional<std::chrono::milliseconds> timeout = std::nullopt);
+  // send_request(...).wait()
+  nlohmann::json request(std::string_view subtype, nlohmann::json payload = {},
+                         std::optional<std::chrono::milliseconds> timeout = std::nullopt);
+  // Writes any frame (user messages); throws ConnectionError.
+  void write(std::string_view frame);
+
+  [[nodiscard]] bool ended() const;
+  // The session's end error, once ended (null for a clean end).
+  [[nodiscard]] std::exception_ptr end_error() const;
+  // Inbound handlers running now; consumers pause inactivity timeouts while it is non-zero.
+  [[nodiscard]] std::size_t inbound_in_flight() const;
+  // When the last stdout line arrived or the last inbound handler finished.
+  [[nodiscard]] std::chrono::steady_clock::time_point last_activity() const;
+
+  struct Engine;  // opaque; public only so PendingControl can refer to it
+
+ private:
+  std::shared_ptr<Engine> engine_;
+};
+
+}  // namespace claude::sdk

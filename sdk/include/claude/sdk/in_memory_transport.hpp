@@ -1,0 +1,76 @@
+// InMemoryTransport: a Transport whose other end is the test itself.
+//
+// What it is: the fake of the process layer, so the control protocol, query() and Client run in
+// unit tests without a process. The test plays the CLI: `push_line` makes a line appear on the
+// SDK's stdout, `next_written` returns the frames the SDK wrote, `finish` ends the stream with an
+// exit status. A `responder` can answer frames as they are written (on the writer's thread).
+//
+// How it fails: `connect()` throws `ConnectionError` when built with `fail_connect`; `write()`
+// throws `ConnectionError` after `end_input()`/`close()` or after `break_input()`.
+// `next_written` returns nullopt on timeout.
+//
+// Threading: every member is thread-safe; `read()` blocks on a condition variable.
+// What it costs: one mutex and one string copy per line each way.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "claude/sdk/transport.hpp"
+
+namespace claude::sdk {
+
+class InMemoryTransport final : public Transport {
+ public:
+  struct Config {
+    bool fail_connect = false;
+    // Called with each frame the SDK writes (without '\n'), after it is recorded.
+    std::function<void(const std::string& frame)> responder;
+  };
+
+  InMemoryTransport() = default;
+  explicit InMemoryTransport(Config config) : config_(std::move(config)) {}
+
+  void connect() override;
+  void write(std::string_view frame) override;
+  ReadResult read() override;
+  void end_input() override;
+  void close() override;
+  [[nodiscard]] bool input_open() const override;
+
+  // The CLI's side.
+  void push_line(std::string line);
+  void push_json(const nlohmann::json& value) { push_line(value.dump()); }
+  void finish(ExitStatus status, std::string stderr_tail = "");
+  // Makes the next writes fail as if the CLI had died.
+  void break_input();
+  // The next frame the SDK wrote that the test has not taken yet (without '\n').
+  std::optional<std::string> next_written(std::chrono::milliseconds timeout);
+  std::optional<nlohmann::json> next_written_json(std::chrono::milliseconds timeout);
+  [[nodiscard]] std::vector<std::string> all_written() const;
+  bool wait_input_ended(std::chrono::milliseconds timeout);
+  [[nodiscard]] bool connected() const;
+  [[nodiscard]] bool closed() const;
+
+ private:
+  Config config_;
+  mutable std::mutex mutex_;
+  std::condition_variable cv_;
+  std::deque<std::string> to_sdk_;
+  std::optional<StreamEnd> end_;
+  std::deque<std::string> unread_written_;
+  std::vector<std::string> written_;
+  bool connected_ = false;
+  bool input_open_ = false;
+  bool input_broken_ = false;
+  bool closed_ = false;
+};
+
+}  // namespace claude::sdk

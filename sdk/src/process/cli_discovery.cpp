@@ -1,0 +1,120 @@
+#include "claude/sdk/cli_discovery.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdlib>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "claude/sdk/argv_builder.hpp"
+#include "claude/sdk/errors.hpp"
+#include "claude/sdk/subprocess_transport.hpp"
+
+namespace claude::sdk {
+namespace {
+
+bool executable_file(const std::string& path) {
+  struct stat info {};
+  return ::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode) &&
+         ::access(path.c_str(), X_OK) == 0;
+}
+
+std::string getenv_or_empty(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? v : "";
+}
+
+// `$SHELL -l -c 'command -v claude'`, argv vector, own process group, 5 s limit.
+std::optional<std::string> ask_login_shell(const std::string& shell) {
+  SubprocessOptions options;
+  options.grace = std::chrono::milliseconds(0);
+  options.term_wait = std::chrono::milliseconds(500);
+  SubprocessTransport t({{shell, "-l", "-c", "command -v claude"}, host_environment(), "", true},
+                        options);
+  try {
+    t.connect();
+  } catch (const ConnectionError&) {
+    return std::nullopt;
+  }
+  t.end_input();
+  std::mutex m;
+  std::condition_variable cv;
+  bool done = false;
+  std::thread watchdog([&] {
+    std::unique_lock lock(m);
+    if (!cv.wait_for(lock, std::chrono::seconds(5), [&] { return done; })) t.close();
+  });
+  std::optional<std::string> found;
+  for (;;) {
+    ReadResult r = t.read();
+    auto* line = std::get_if<InboundLine>(&r);
+    if (!line) break;
+    // Login shells may print banners; the answer is the line that is an absolute path.
+    if (!line->text.empty() && line->text[0] == '/') found = line->text;
+  }
+  {
+    std::lock_guard lock(m);
+    done = true;
+  }
+  cv.notify_all();
+  watchdog.join();
+  t.close();
+  return found;
+}
+
+}  // namespace
+
+DiscoveryEnvironment DiscoveryEnvironment::from_host() {
+  return {getenv_or_empty("PATH"), getenv_or_empty("HOME"), getenv_or_empty("SHELL")};
+}
+
+std::string find_cli(const std::string& cli_path, bool search_login_shell,
+                     const DiscoveryEnvironment& env) {
+  std::vector<std::string> searched;
+  if (!cli_path.empty()) {
+    if (executable_file(cli_path)) return cli_path;
+    throw CLINotFoundError({"Options::cli_path " + cli_path + " (missing or not executable)"});
+  }
+  std::size_t start = 0;
+  while (start <= env.path.size()) {
+    std::size_t end = env.path.find(':', start);
+    if (end == std::string::npos) end = env.path.size();
+    std::string dir = env.path.substr(start, end - start);
+    if (dir.empty()) dir = ".";
+    std::string candidate = dir + "/claude";
+    if (executable_file(candidate)) return candidate;
+    searched.push_back("PATH entry " + candidate);
+    start = end + 1;
+  }
+  std::vector<std::string> known;
+  if (!env.home.empty()) known.push_back(env.home + "/.npm-global/bin/claude");
+  known.emplace_back("/usr/local/bin/claude");
+  if (!env.home.empty()) {
+    for (const char* rel : {"/.local/bin/claude", "/node_modules/.bin/claude", "/.yarn/bin/claude",
+                            "/.claude/local/claude"})
+      known.push_back(env.home + rel);
+  }
+  for (const auto& candidate : known) {
+    if (executable_file(candidate)) return candidate;
+    searched.push_back("known location " + candidate);
+  }
+  if (search_login_shell) {
+    if (env.shell.empty()) {
+      searched.emplace_back("login shell (skipped: $SHELL is not set)");
+    } else {
+      auto found = ask_login_shell(env.shell);
+      if (found && executable_file(*found)) return *found;
+      searched.push_back("login shell " + env.shell + " -l -c 'command -v claude'" +
+                         (found ? " (answered " + *found + ", not executable)" : ""));
+    }
+  } else {
+    searched.emplace_back("login shell (not asked: Options::search_login_shell is off)");
+  }
+  throw CLINotFoundError(std::move(searched));
+}
+
+}  // namespace claude::sdk

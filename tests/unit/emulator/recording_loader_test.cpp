@@ -1,0 +1,157 @@
+#include <gtest/gtest.h>
+
+#include <csignal>
+
+#include "claude/emulator/scenario.hpp"
+
+namespace claude::emulator {
+namespace {
+
+constexpr std::string_view kHeader =
+    R"({"recording":1,"argv":["claude"],"env":{},"cwd":"/","cli":"claude","cli_version":"2.1.332","started_at":"2026-01-01T00:00:00Z"})"
+    "\n";
+
+Scenario load_ok(std::string_view events) {
+  auto result = load_scenario_text(std::string(kHeader) + std::string(events), "rec.ndjson");
+  EXPECT_TRUE(result.ok()) << (result.errors.empty() ? "" : result.errors.front().to_string());
+  return result.ok() ? std::move(*result.scenario) : Scenario{};
+}
+
+TEST(RecordingLoader, HeaderMakesARecordingScenarioWithoutAutoInitialize) {
+  Scenario s = load_ok("");
+  EXPECT_TRUE(s.from_recording);
+  EXPECT_FALSE(s.header.auto_initialize);
+  EXPECT_EQ(s.header.cli_version, "2.1.332");
+  EXPECT_EQ(s.header.name, "rec.ndjson");
+}
+
+TEST(RecordingLoader, SdkControlRequestBecomesExpectWithCapturedId) {
+  Scenario s = load_ok(
+      R"({"t":0.1,"dir":"in","line":"{\"type\":\"control_request\",\"request_id\":\"abc\",\"request\":{\"subtype\":\"initialize\",\"hooks\":null}}"})"
+      "\n");
+  ASSERT_EQ(s.steps.size(), 1u);
+  EXPECT_EQ(s.steps[0].verb, Verb::expect);
+  EXPECT_EQ(
+      dump_json(s.steps[0].value),
+      R"({"type":"control_request","request_id":{"$capture":"sdk_request_1"},"request":{"subtype":"initialize"}})");
+  EXPECT_EQ(s.steps[0].line, 2u);
+}
+
+TEST(RecordingLoader, RecordedReplyToAnSdkRequestUsesTheCapturedId) {
+  Scenario s = load_ok(
+      R"({"t":0.1,"dir":"in","line":"{\"type\":\"control_request\",\"request_id\":\"abc\",\"request\":{\"subtype\":\"initialize\"}}"})"
+      "\n"
+      R"({"t":0.2,"dir":"out","line":"{\"type\":\"control_response\",\"response\":{\"subtype\":\"success\",\"request_id\":\"abc\",\"response\":{}}}"})"
+      "\n");
+  ASSERT_EQ(s.steps.size(), 2u);
+  EXPECT_EQ(s.steps[1].verb, Verb::send);
+  EXPECT_FALSE(s.steps[1].verbatim);
+  EXPECT_EQ(s.steps[1].value["response"]["request_id"], "${sdk_request_1}");
+}
+
+TEST(RecordingLoader, OtherCliLinesAreSentVerbatim) {
+  Scenario s =
+      load_ok(R"({"t":0.3,"dir":"out","line":"{\"type\":\"system\",  \"subtype\":\"init\"}"})"
+              "\n");
+  ASSERT_EQ(s.steps.size(), 1u);
+  EXPECT_TRUE(s.steps[0].verbatim);
+  EXPECT_EQ(s.steps[0].text, "{\"type\":\"system\",  \"subtype\":\"init\"}\n");
+}
+
+TEST(RecordingLoader, SdkDataLinesExpectTypeAndSubtype) {
+  Scenario s = load_ok(
+      R"({"t":0.1,"dir":"in","line":"{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"hi\"}}"})"
+      "\n"
+      R"({"t":0.2,"dir":"in","line":"{\"type\":\"control_response\",\"response\":{\"subtype\":\"success\",\"request_id\":\"cli-1\",\"response\":{\"behavior\":\"allow\"}}}"})"
+      "\n");
+  ASSERT_EQ(s.steps.size(), 2u);
+  EXPECT_EQ(dump_json(s.steps[0].value), R"({"type":"user"})");
+  EXPECT_EQ(dump_json(s.steps[1].value),
+            R"({"type":"control_response","response":{"subtype":"success","request_id":"cli-1"}})");
+}
+
+TEST(RecordingLoader, PiecesMarkedMoreAreJoined) {
+  Scenario s = load_ok(R"({"t":0.1,"dir":"out","line":"{\"type\":","more":true})"
+                       "\n"
+                       R"({"t":0.1,"dir":"out","line":"\"x\"}"})"
+                       "\n");
+  ASSERT_EQ(s.steps.size(), 1u);
+  EXPECT_EQ(s.steps[0].text, "{\"type\":\"x\"}\n");
+  EXPECT_EQ(s.steps[0].line, 2u);
+}
+
+TEST(RecordingLoader, Base64LinesAreDecoded) {
+  // "\xff\xfe" + "ok" is not UTF-8, so the recorder wrote it as line_b64.
+  Scenario s = load_ok(R"({"t":0.1,"dir":"out","line_b64":"//5vaw=="})"
+                       "\n");
+  ASSERT_EQ(s.steps.size(), 1u);
+  EXPECT_EQ(s.steps[0].text, std::string("\xff\xfe") + "ok\n");
+}
+
+TEST(RecordingLoader, PartialLinesAreRawWithoutNewline) {
+  Scenario s = load_ok(R"({"t":0.1,"dir":"out","line":"{\"type\":","partial":true})"
+                       "\n");
+  ASSERT_EQ(s.steps.size(), 1u);
+  EXPECT_EQ(s.steps[0].verb, Verb::raw);
+  EXPECT_EQ(s.steps[0].text, R"({"type":)");
+}
+
+TEST(RecordingLoader, StderrEofAndExitMapToSteps) {
+  Scenario s = load_ok(R"({"t":0.1,"dir":"err","line":"warning"})"
+                       "\n"
+                       R"({"t":0.2,"eof":"in"})"
+                       "\n"
+                       R"({"t":0.2,"eof":"out"})"
+                       "\n"
+                       R"({"t":0.3,"exit":1})"
+                       "\n");
+  ASSERT_EQ(s.steps.size(), 3u);
+  EXPECT_EQ(s.steps[0].verb, Verb::stderr_text);
+  EXPECT_EQ(s.steps[0].text, "warning\n");
+  EXPECT_EQ(s.steps[1].verb, Verb::expect_eof);
+  EXPECT_EQ(s.steps[2].verb, Verb::exit);
+  EXPECT_EQ(s.steps[2].number, 1);
+}
+
+TEST(RecordingLoader, OutsideKillBecomesHangAndCrashBecomesKill) {
+  EXPECT_EQ(load_ok(R"({"t":1,"signal":"SIGTERM"})").steps.at(0).verb, Verb::hang);
+  Scenario crash = load_ok(R"({"t":1,"signal":"SIGSEGV"})");
+  EXPECT_EQ(crash.steps.at(0).verb, Verb::kill);
+  EXPECT_EQ(crash.steps.at(0).number, SIGSEGV);
+}
+
+TEST(RecordingLoader, BadEventsNameTheirLine) {
+  auto result = load_scenario_text(std::string(kHeader) + R"({"t":1,"dir":"sideways","line":""})" +
+                                       "\n" + R"({"t":1,"what":1})" + "\n",
+                                   "rec.ndjson");
+  ASSERT_EQ(result.errors.size(), 2u);
+  EXPECT_EQ(result.errors[0].line, 2u);
+  EXPECT_EQ(result.errors[1].line, 3u);
+  EXPECT_NE(result.errors[1].reason.find("unknown recording event"), std::string::npos);
+}
+
+TEST(RecordingLoader, WrongVersionIsAnError) {
+  auto result = load_scenario_text(R"({"recording":2})", "rec.ndjson");
+  ASSERT_EQ(result.errors.size(), 1u);
+  EXPECT_NE(result.errors[0].reason.find("unsupported recording version"), std::string::npos);
+}
+
+TEST(RecordingLoader, ConvertsToAScenarioThatLoadsBack) {
+  Scenario s = load_ok(
+      R"({"t":0.1,"dir":"in","line":"{\"type\":\"control_request\",\"request_id\":\"abc\",\"request\":{\"subtype\":\"initialize\"}}"})"
+      "\n"
+      R"({"t":0.2,"dir":"out","line":"{\"type\":\"control_response\",\"response\":{\"subtype\":\"success\",\"request_id\":\"abc\",\"response\":{}}}"})"
+      "\n"
+      R"({"t":0.3,"dir":"out","line":"not json"})"
+      "\n");
+  const std::string text = to_ndjson(s);
+  auto back = load_scenario_text(text, "converted.ndjson");
+  ASSERT_TRUE(back.ok()) << text;
+  ASSERT_EQ(back.scenario->steps.size(), 3u);
+  EXPECT_FALSE(back.scenario->header.auto_initialize);
+  EXPECT_EQ(back.scenario->steps[2].verb, Verb::raw);
+  EXPECT_EQ(back.scenario->steps[2].text, "not json\n");
+}
+
+}  // namespace
+}  // namespace claude::emulator

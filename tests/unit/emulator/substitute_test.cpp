@@ -1,0 +1,44 @@
+#include <gtest/gtest.h>
+
+#include "claude/emulator/pattern.hpp"
+
+namespace claude::emulator {
+namespace {
+
+Json J(const char* text) {
+  return Json::parse(text);
+}
+
+TEST(Substitute, WholeStringPlaceholderTakesTheBoundValueAndType) {
+  Bindings b{{"n", 42}, {"id", "req_1"}};
+  EXPECT_EQ(substitute(J(R"({"a":"${n}","b":"${id}"})"), b), J(R"({"a":42,"b":"req_1"})"));
+}
+
+TEST(Substitute, PlaceholderInsideTextIsInterpolated) {
+  Bindings b{{"id", "req_1"}, {"n", 3}};
+  EXPECT_EQ(substitute(Json("id=${id}, n=${n}"), b), Json("id=req_1, n=3"));
+}
+
+TEST(Substitute, VarObjectIsReplaced) {
+  Bindings b{{"tool", J(R"({"x":1})")}};
+  EXPECT_EQ(substitute(J(R"({"input":{"$var":"tool"}})"), b), J(R"({"input":{"x":1}})"));
+}
+
+TEST(Substitute, UnboundNamesAreReportedAndLeftInPlace) {
+  std::vector<std::string> unbound;
+  EXPECT_EQ(substitute(Json("${nope}"), Bindings{}, &unbound), Json("${nope}"));
+  EXPECT_EQ(unbound, std::vector<std::string>{"nope"});
+}
+
+TEST(Substitute, KeyOrderOfTheMessageIsKept) {
+  const Json out = substitute(J(R"({"type":"x","a":1,"b":2})"), Bindings{});
+  EXPECT_EQ(dump_json(out), R"({"type":"x","a":1,"b":2})");
+}
+
+TEST(Substitute, ReferencedVariablesFindsBothForms) {
+  auto names = referenced_variables(J(R"({"a":"${x} and ${y}","b":{"$var":"z"}})"));
+  EXPECT_EQ(names, (std::vector<std::string>{"x", "y", "z"}));
+}
+
+}  // namespace
+}  // namespace claude::emulator

@@ -1,0 +1,119 @@
+// session-stats FILE: a count per message type of a stream-json session file.
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "session_stats.hpp"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: session-stats [--json] FILE\n"
+    "Parses FILE (stream-json NDJSON, one message per line) and prints one line per message\n"
+    "type, '<type> <count>', sorted by type, then 'total <count>'. --json prints one JSON object\n"
+    "{\"file\",\"messages\",\"counts\":{type:count},\"problems\":[{\"line\",\"reason\"}]} "
+    "instead.\n"
+    "Lines that are not messages are reported on stderr as FILE:LINE: reason.\n"
+    "Exit codes: 0 every line is a message, 2 usage error, FILE unreadable, or a bad line.\n";
+
+std::string json_string(std::string_view text) {
+  std::string out = "\"";
+  for (char c : text) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          static constexpr char kHex[] = "0123456789abcdef";
+          out += "\\u00";
+          out += kHex[(c >> 4) & 0xF];
+          out += kHex[c & 0xF];
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool json = false;
+  std::string path;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      std::cout << kUsage;
+      return 0;
+    }
+    if (arg == "--json") {
+      json = true;
+    } else if (!arg.starts_with("-") && path.empty()) {
+      path = arg;
+    } else {
+      std::cerr << "session-stats: unexpected argument '" << arg << "'\n" << kUsage;
+      return 2;
+    }
+  }
+  if (path.empty()) {
+    std::cerr << kUsage;
+    return 2;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::cerr << "session-stats: " << path << ": cannot open\n";
+    return 2;
+  }
+
+  claude::tools::SessionStats stats;
+  std::vector<char> chunk(64 << 10);
+  while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0) {
+    stats.feed(std::string_view(chunk.data(), static_cast<std::size_t>(in.gcount())));
+  }
+  if (in.bad()) {
+    std::cerr << "session-stats: " << path << ": read error\n";
+    return 2;
+  }
+  stats.finish();
+
+  for (const auto& problem : stats.problems()) {
+    std::cerr << path << ":" << problem.line << ": " << problem.reason << "\n";
+  }
+  if (json) {
+    std::cout << "{\"file\":" << json_string(path) << ",\"messages\":" << stats.messages()
+              << ",\"counts\":{";
+    const char* separator = "";
+    for (const auto& [type, count] : stats.counts()) {
+      std::cout << separator << json_string(type) << ":" << count;
+      separator = ",";
+    }
+    std::cout << "},\"problems\":[";
+    separator = "";
+    for (const auto& problem : stats.problems()) {
+      std::cout << separator << "{\"line\":" << problem.line
+                << ",\"reason\":" << json_string(problem.reason) << "}";
+      separator = ",";
+    }
+    std::cout << "]}\n";
+  } else {
+    for (const auto& [type, count] : stats.counts()) std::cout << type << " " << count << "\n";
+    std::cout << "total " << stats.messages() << "\n";
+  }
+  return stats.problems().empty() ? 0 : 2;
+}
