@@ -346,6 +346,7 @@ class DriverRun {
 
   sdk::CanUseTool permission_callback() {
     return [this](const sdk::ToolPermissionRequest& r, const sdk::CancelToken& cancel) {
+      const InFlight busy(*this);
       const PermissionRule* rule = nullptr;
       for (const auto& candidate : *spec_.can_use_tool) {
         if (candidate.tool && *candidate.tool != r.tool_name) continue;
@@ -392,6 +393,7 @@ class DriverRun {
 
   sdk::HookCallback hook_callback(const HookSpec& hook) {
     return [this, &hook](const sdk::HookInput& input, const sdk::CancelToken& cancel) -> json {
+      const InFlight busy(*this);
       json seen = {{"event", hook.event},
                    {"input", input.input},
                    {"tool_use_id", input.tool_use_id ? json(*input.tool_use_id) : json()}};
@@ -421,6 +423,7 @@ class DriverRun {
       t.description = tool.description;
       t.input_schema = tool.input_schema;
       t.run = [this, &tool, server_name = spec.name](const json& arguments) {
+        const InFlight busy(*this);
         json seen = {{"server", server_name}, {"tool", tool.name}, {"arguments", arguments}};
         // McpTool::run gets no cancel token, so a delay cannot be cut short here.
         if (tool.delay_ms > 0)
@@ -580,6 +583,28 @@ class DriverRun {
   }
 
   // --- threads ---
+
+  // Counts a callback or control call as running, so `end` is written only after it reported
+  // (an aborted callback may still be unwinding when the session has already ended).
+  class InFlight {
+   public:
+    explicit InFlight(DriverRun& run) : run_(run) {
+      std::lock_guard lock(run_.mutex_);
+      ++run_.workers_running_;
+    }
+    ~InFlight() {
+      {
+        std::lock_guard lock(run_.mutex_);
+        --run_.workers_running_;
+      }
+      run_.cv_.notify_all();
+    }
+    InFlight(const InFlight&) = delete;
+    InFlight& operator=(const InFlight&) = delete;
+
+   private:
+    DriverRun& run_;
+  };
 
   void start_worker(std::function<void()> body) {
     {
