@@ -298,9 +298,11 @@ TEST(ClientTest, InactivityTimeoutFiresWithoutOutput) {
 TEST(ClientTest, InactivityTimeoutIsPausedWhileACallbackRuns) {
   Harness h;
   Options o;
-  o.message_inactivity_timeout = 100ms;
+  // The callback outlasts the timeout several times over; the margin before it starts keeps the
+  // test meaningful on slow (sanitizer) builds too.
+  o.message_inactivity_timeout = 1000ms;
   o.can_use_tool = [](const ToolPermissionRequest&, const CancelToken&) {
-    std::this_thread::sleep_for(400ms);
+    std::this_thread::sleep_for(3000ms);
     return PermissionDecision::allowed();
   };
   Client client(o, std::move(h.owned));
@@ -313,7 +315,13 @@ TEST(ClientTest, InactivityTimeoutIsPausedWhileACallbackRuns) {
     next_non_initialize(h.cli);
     h.cli.push_json(result_line());
   });
-  auto m = client.receive_message();
+  std::optional<Message> m;
+  try {
+    m = client.receive_message();
+  } catch (...) {
+    cli.join();
+    throw;
+  }
   cli.join();
   ASSERT_TRUE(m);
   EXPECT_TRUE(m->is<ResultMessage>());
