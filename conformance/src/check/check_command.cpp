@@ -8,13 +8,14 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <mutex>
+#include <iostream>
 #include <optional>
 #include <sstream>
 #include <thread>
 
 #include "claude/conformance/baseline.hpp"
 #include "claude/conformance/driver_run.hpp"
+#include "claude/conformance/progress_line.hpp"
 #include "claude/conformance/suite_report.hpp"
 #include "claude/report_html/html_report.hpp"
 
@@ -222,8 +223,10 @@ case PASS, FAIL, NON-STRICT or SKIPPED (docs/conformance.md).
                      sequence diagram with its first mismatch highlighted
   --force            replace existing report files
   --exact            the ids given are whole case ids, not prefixes
-  -q, --quiet        only failures and the summary
+  -q, --quiet        only failures and the summary (and no progress line)
   -v, --verbose      explain passing cases too
+On a terminal a live line at the bottom shows cases done, failures so far and the elapsed time;
+piped output (CI logs) gets plain lines only.
   ID-PREFIX          run only cases whose id starts with one of these (e.g. perm. hooks.concurrent)
 
 exit: 0 all passed (NON-STRICT, SKIPPED and baselined failures allowed), 1 a case failed or a
@@ -290,27 +293,28 @@ int run_check(std::span<const std::string> args, std::ostream& out, std::ostream
   }
   const fs::path work_dir = work_template;
 
-  const bool colour = ::isatty(STDOUT_FILENO) != 0 && std::getenv("NO_COLOR") == nullptr;
+  const bool terminal = &out == &std::cout && is_interactive_terminal(STDOUT_FILENO);
+  const bool colour = terminal && std::getenv("NO_COLOR") == nullptr;
   const auto started = std::chrono::steady_clock::now();
   std::vector<std::optional<CaseResult>> results(cases.size());
   std::atomic<std::size_t> next{0};
-  std::mutex print;
-  auto worker = [&] {
-    for (std::size_t i = next++; i < cases.size(); i = next++) {
-      auto result = run_one(cases[i], driver, fake_claude, work_dir, baseline);
-      {
-        std::lock_guard lock(print);
+  {
+    ProgressLine progress(out, "harness check", cases.size(), terminal && !options.quiet);
+    auto worker = [&] {
+      for (std::size_t i = next++; i < cases.size(); i = next++) {
+        auto result = run_one(cases[i], driver, fake_claude, work_dir, baseline);
         const bool interesting = result.grade.verdict != Verdict::pass || result.baselined;
         if (!options.quiet || interesting)
-          out << case_text(result, colour, options.verbose) << std::flush;
+          progress.print_above(case_text(result, colour, options.verbose));
+        progress.advance(result.grade.verdict == Verdict::fail && !result.baselined);
+        results[i] = std::move(result);
       }
-      results[i] = std::move(result);
-    }
-  };
-  std::vector<std::thread> workers;
-  const int jobs = std::min<int>(options.jobs, static_cast<int>(cases.size()));
-  for (int j = 0; j < jobs; ++j) workers.emplace_back(worker);
-  for (auto& w : workers) w.join();
+    };
+    std::vector<std::thread> workers;
+    const int jobs = std::min<int>(options.jobs, static_cast<int>(cases.size()));
+    for (int j = 0; j < jobs; ++j) workers.emplace_back(worker);
+    for (auto& w : workers) w.join();
+  }
   fs::remove_all(work_dir, ec);
 
   SuiteResult suite_result;
