@@ -24,7 +24,8 @@ execute_process(COMMAND dpkg-deb --field ${debs} Package Depends OUTPUT_VARIABLE
 foreach(expected "./usr/bin/fake-claude" "./usr/bin/harness" "./usr/bin/claude-tee"
         "claude_harness-config.cmake" "claude_harness-targets.cmake" "ClaudeHarnessScenarios.cmake"
         "pkgconfig/claude_harness.pc" "./usr/share/claude-harness/scenario.schema.json"
-        "./usr/share/claude-harness/scenarios/" "./usr/include/claude/sdk/query.hpp")
+        "./usr/share/claude-harness/scenarios/" "./usr/include/claude/sdk/query.hpp"
+        "./usr/share/man/man1/harness.1" "./usr/share/man/man1/fake-claude.1")
   string(FIND "${listing}" "${expected}" at)
   if(at EQUAL -1)
     message(FATAL_ERROR "the .deb lacks ${expected}:\n${listing}")
