@@ -24,7 +24,7 @@ set(CLAUDE_HARNESS_INSTALL_DATADIR "${CMAKE_INSTALL_DATADIR}/claude-harness")
 # Libraries users link. Static archives carry their PRIVATE dependencies into the export as
 # link-only entries, so the config file must find those too (simdjson, RE2).
 set(claude_harness_exported_libraries)
-foreach(library claude_sdk claude_emulator claude_recorder)
+foreach(library claude_sdk claude_emulator claude_recorder claude_recorded_text)
   if(TARGET ${library})
     list(APPEND claude_harness_exported_libraries ${library})
     get_target_property(library_source_dir ${library} SOURCE_DIR)
@@ -85,7 +85,7 @@ install(FILES
 # pkg-config: libraries are listed dependents first, as a static link needs them; simdjson is
 # in Requires, not Requires.private, because the archives need it at link time.
 set(claude_harness_pc_libs)
-foreach(library claude_recorder claude_emulator claude_sdk)
+foreach(library claude_recorder claude_emulator claude_recorded_text claude_sdk)
   if(TARGET ${library})
     string(APPEND claude_harness_pc_libs " -l${library}")
   endif()

@@ -1,6 +1,12 @@
 // convert, lint and diff: thin command lines over the emulator's loader.
-#include <fstream>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <optional>
 #include <ostream>
+#include <string_view>
 
 #include "claude/emulator/scenario.hpp"
 #include "claude/harness/exit_codes.hpp"
@@ -19,6 +25,29 @@ bool wants_help(const std::vector<std::string>& args) {
 
 void print_errors(const emulator::LoadResult& result, std::ostream& err) {
   for (const auto& e : result.errors) err << e.to_string() << '\n';
+}
+
+// Writes `text` to `path` (created or truncated). O_NONBLOCK on open: a FIFO without a reader
+// fails at once (ENXIO) instead of blocking forever; the writes themselves block as usual.
+std::optional<std::string> write_text_file(const std::string& path, std::string_view text) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC, 0666);
+  if (fd < 0) {
+    if (errno == ENXIO) return std::string("a FIFO with no reader");
+    return std::string(std::strerror(errno));
+  }
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  while (!text.empty()) {
+    const ssize_t n = ::write(fd, text.data(), text.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const std::string reason = std::strerror(errno);
+      ::close(fd);
+      return reason;
+    }
+    text.remove_prefix(static_cast<std::size_t>(n));
+  }
+  if (::close(fd) != 0) return std::string(std::strerror(errno));
+  return std::nullopt;
 }
 
 }  // namespace
@@ -61,10 +90,8 @@ Exit status: 0 written, 2 usage error or a RECORDING that does not load (file:li
     out << text;
     return kExitPass;
   }
-  std::ofstream file(output, std::ios::binary | std::ios::trunc);
-  file << text;
-  if (!file.flush()) {
-    err << output << ": cannot write\n";
+  if (auto problem = write_text_file(output, text)) {
+    err << output << ": cannot write: " << *problem << '\n';
     return kExitUsage;
   }
   return kExitPass;

@@ -3,7 +3,10 @@
 #include <ostream>
 
 #include "claude/conformance/check_command.hpp"
+#include "claude/harness/drift_report.hpp"
 #include "claude/harness/exit_codes.hpp"
+#include "claude/harness/offline_record.hpp"
+#include "claude/harness/recorded_set.hpp"
 
 namespace claude::harness {
 
@@ -14,12 +17,18 @@ constexpr const char* kUsage = R"(Usage: harness SUBCOMMAND [OPTIONS] [-- CMD...
   replay SCENARIO -- CMD...      run CMD against fake-claude playing SCENARIO
   record -o FILE [--real-cli PATH] -- CMD...
                                  run CMD against the real CLI through claude-tee
+  record --offline --model-script FILE -o FILE [--real-cli PATH] -- CMD...
+                                 the same, offline: model-stub answers the real CLI
+  record-set SET_DIR [-o OUT_DIR] [--real-cli PATH] [--sdk cpp|ts]...
+                                 regenerate a recorded set (scenarios/recorded/cli-*)
   run --cassette FILE [--mode auto|once|replay|record] -- CMD...
                                  replay FILE if present, else record it (VCR style)
   convert RECORDING [-o SCENARIO]
                                  write the editable scenario of a recording
   lint FILE...                   check scenarios and recordings
   diff A B                       structural diff of two scenarios or recordings
+  drift BASE_DIR CANDIDATE_DIR | drift SET_DIR --real-cli PATH
+                                 CLI drift report between two recorded sets
   check --sdk NAME|CMD [ID-PREFIX...]
                                  grade an SDK against the conformance suite
 
@@ -42,11 +51,14 @@ int run_harness(const std::vector<std::string>& args, std::ostream& out, std::os
     return kExitPass;
   }
   if (sub == "replay") return replay_command(rest, out, err);
+  if (sub == "record" && wants_offline_record(rest)) return record_offline_command(rest, out, err);
   if (sub == "record") return record_command(rest, out, err);
+  if (sub == "record-set") return record_set_command(rest, out, err);
   if (sub == "run") return run_cassette_command(rest, out, err);
   if (sub == "convert") return convert_command(rest, out, err);
   if (sub == "lint") return lint_command(rest, out, err);
   if (sub == "diff") return diff_command(rest, out, err);
+  if (sub == "drift") return drift_command(rest, out, err);
   if (sub == "check") return claude::conformance::run_check(rest, out, err);
   err << "harness: unknown subcommand '" << sub << "'\n" << kUsage;
   return kExitUsage;

@@ -1,20 +1,28 @@
 // replay, record and run --cassette: CMD runs with `claude` on its PATH pointing at fake-claude
 // or claude-tee; the verdict comes from fake-claude's JSON report.
+#include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
 
+#include "claude/emulator/invocation.hpp"
 #include "claude/emulator/scenario.hpp"
 #include "claude/harness/command_runner.hpp"
 #include "claude/harness/exit_codes.hpp"
 #include "claude/harness/harness_cli.hpp"
 #include "claude/harness/shim_directory.hpp"
 #include "claude/harness/tool_locator.hpp"
+#include "claude/report_html/html_report.hpp"
 
 namespace claude::harness {
 namespace {
@@ -24,13 +32,16 @@ namespace fs = std::filesystem;
 struct Parsed {
   std::vector<std::pair<std::string, std::string>> options;  // --name value
   std::vector<std::string> positionals;
-  std::vector<std::string> command;  // after "--"
+  std::vector<std::string> command;   // after "--"
+  std::vector<std::string> switches;  // given flags without a value (--force)
   bool help = false;
   std::optional<std::string> error;
 };
 
-// Options that take a value are listed; everything before "--" that is not one is positional.
-Parsed parse(const std::vector<std::string>& args, const std::vector<std::string>& valued) {
+// Options that take a value are listed, then the switches the subcommand knows; everything
+// before "--" that is neither is positional.
+Parsed parse(const std::vector<std::string>& args, const std::vector<std::string>& valued,
+             const std::vector<std::string>& switches = {}) {
   Parsed p;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -40,6 +51,10 @@ Parsed parse(const std::vector<std::string>& args, const std::vector<std::string
     }
     if (a == "--help" || a == "-h") {
       p.help = true;
+      continue;
+    }
+    if (std::find(switches.begin(), switches.end(), a) != switches.end()) {
+      p.switches.push_back(a);
       continue;
     }
     std::string name = a, value;
@@ -76,6 +91,71 @@ std::optional<std::string> option(const Parsed& p, std::string_view a, std::stri
   return found;
 }
 
+bool has_switch(const Parsed& p, std::string_view name) {
+  return std::find(p.switches.begin(), p.switches.end(), name) != p.switches.end();
+}
+
+// Where `--report FILE` goes: created 0600, never over an existing file unless --force.
+struct ReportTarget {
+  std::string path;
+  bool force = false;
+};
+
+// Refuses, before CMD runs, a report that would replace a file without --force or that has no
+// directory to go to.
+std::optional<std::string> check_report_target(const ReportTarget& target) {
+  std::error_code ec;
+  const auto status = fs::symlink_status(target.path, ec);
+  if (fs::exists(status) && !target.force) {
+    return target.path + " exists; reports are never overwritten without --force";
+  }
+  if (fs::is_directory(status)) return target.path + " is a directory";
+  const fs::path parent = fs::path(target.path).parent_path();
+  if (!parent.empty() && !fs::is_directory(parent, ec)) {
+    return target.path + ": directory " + parent.string() + " does not exist";
+  }
+  return std::nullopt;
+}
+
+// Written beside the target (0600) and then linked into place (no --force: fails if the file
+// appeared meanwhile) or renamed over it (--force), so no reader ever sees half a file.
+std::optional<std::string> place_private_file(std::string_view text, const ReportTarget& target) {
+  const std::string temporary = target.path + ".tmp." + std::to_string(::getpid());
+  ::unlink(temporary.c_str());  // a stale one could keep another mode: create it afresh, 0600
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0) return std::strerror(errno);
+  std::string_view rest(text);
+  while (!rest.empty()) {
+    const ssize_t n = ::write(fd, rest.data(), rest.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    rest.remove_prefix(static_cast<std::size_t>(n));
+  }
+  const bool written = rest.empty() && ::close(fd) == 0;
+  if (!rest.empty()) ::close(fd);
+  const bool placed =
+      written && (target.force ? ::rename(temporary.c_str(), target.path.c_str()) == 0
+                               : ::link(temporary.c_str(), target.path.c_str()) == 0);
+  const int saved = errno;
+  if (!placed || !target.force) ::unlink(temporary.c_str());
+  if (placed) return std::nullopt;
+  if (saved == EEXIST) return "it exists; reports are never overwritten without --force";
+  return std::strerror(saved);
+}
+
+std::optional<std::string> keep_report_file(const fs::path& source, const ReportTarget& target) {
+  std::ifstream in(source, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in && !in.eof()) return "cannot read " + source.string();
+  return place_private_file(text, target);
+}
+
+// The replay's outputs besides the verdict: the JSON report and the HTML page.
+struct ReplayOutputs {
+  std::optional<ReportTarget> report;
+  std::optional<ReportTarget> html;
+};
+
 void print_verdict(const nlohmann::json& report, std::ostream& out) {
   const std::string verdict = report.value("verdict", "?");
   out << "harness: verdict " << verdict << " (" << report.value("scenario", "") << ")\n";
@@ -102,8 +182,26 @@ void print_verdict(const nlohmann::json& report, std::ostream& out) {
 }
 
 int replay_file(const fs::path& scenario, const std::vector<std::string>& command,
-                const std::optional<std::string>& keep_report, std::ostream& out,
-                std::ostream& err) {
+                const ReplayOutputs& outputs, std::ostream& out, std::ostream& err,
+                const std::optional<std::string>& speed = std::nullopt) {
+  if (speed && !emulator::parse_speed(*speed)) {
+    err << "harness: --speed needs a number >= 0 (0: as fast as possible, 1: the recorded pace), "
+           "got '"
+        << *speed << "'\n";
+    return kExitUsage;
+  }
+  for (const auto& [flag, target] :
+       {std::pair{"--report", &outputs.report}, std::pair{"--html", &outputs.html}}) {
+    if (!*target) continue;
+    if (auto problem = check_report_target(**target)) {
+      err << "harness: " << flag << " " << *problem << '\n';
+      return kExitUsage;
+    }
+  }
+  if (outputs.report && outputs.html && outputs.report->path == outputs.html->path) {
+    err << "harness: --report and --html name the same file " << outputs.html->path << '\n';
+    return kExitUsage;
+  }
   const auto loaded = emulator::load_scenario_file(scenario);
   if (!loaded.ok()) {
     for (const auto& e : loaded.errors) err << e.to_string() << '\n';
@@ -118,9 +216,12 @@ int replay_file(const fs::path& scenario, const std::vector<std::string>& comman
   }
   ShimDirectory shim(fake);
   const fs::path report_path = shim.path() / "report.json";
-  const auto env = environment_with({{"PATH", shim.path_variable()},
-                                     {"FAKE_CLAUDE_SCENARIO", fs::absolute(scenario).string()},
-                                     {"FAKE_CLAUDE_REPORT", report_path.string()}});
+  std::map<std::string, std::optional<std::string>> set{
+      {"PATH", shim.path_variable()},
+      {"FAKE_CLAUDE_SCENARIO", fs::absolute(scenario).string()},
+      {"FAKE_CLAUDE_REPORT", report_path.string()}};
+  if (speed) set["FAKE_CLAUDE_SPEED"] = *speed;  // otherwise an inherited value applies
+  const auto env = environment_with(set);
   const CommandResult result = run_command(command, env);
   if (!result.started) {
     err << "harness: " << result.describe() << '\n';
@@ -136,13 +237,22 @@ int replay_file(const fs::path& scenario, const std::vector<std::string>& comman
     err << "harness: " << report_path.string() << ": unreadable report\n";
     return kExitCommandFailed;
   }
-  if (keep_report) {
-    std::error_code ec;
-    fs::copy_file(report_path, *keep_report, fs::copy_options::overwrite_existing, ec);
-    if (ec)
-      err << "harness: cannot keep report at " << *keep_report << ": " << ec.message() << '\n';
-  }
   print_verdict(report, out);
+  if (outputs.report) {
+    if (auto problem = keep_report_file(report_path, *outputs.report)) {
+      err << "harness: cannot keep report at " << outputs.report->path << ": " << *problem << '\n';
+      return kExitUsage;
+    }
+  }
+  if (outputs.html) {
+    const auto page = report_html::render_html_report(
+        {{scenario.string(), report}}, "claude-harness replay: " + scenario.filename().string());
+    if (auto problem = place_private_file(page.html, *outputs.html)) {
+      err << "harness: cannot write HTML report " << outputs.html->path << ": " << *problem << '\n';
+      return kExitUsage;
+    }
+    out << "harness: HTML report " << outputs.html->path << '\n';
+  }
   const std::string verdict = report.value("verdict", "");
   if (verdict == "error") return kExitUsage;
   if (verdict != "pass") return kExitVerdictFailed;
@@ -206,13 +316,29 @@ int record_cassette(const fs::path& cassette, const std::optional<std::string>& 
   return kExitPass;
 }
 
-constexpr const char* kReplayHelp = R"(Usage: harness replay SCENARIO [--report FILE] -- CMD...
+ReplayOutputs replay_outputs(const Parsed& p) {
+  ReplayOutputs outputs;
+  if (const auto path = option(p, "--report"))
+    outputs.report = ReportTarget{*path, has_switch(p, "--force")};
+  if (const auto path = option(p, "--html"))
+    outputs.html = ReportTarget{*path, has_switch(p, "--force")};
+  return outputs;
+}
+
+constexpr const char* kReplayHelp =
+    R"(Usage: harness replay SCENARIO [--report FILE] [--html FILE] [--force] [--speed X] -- CMD...
 
 Runs CMD (no shell) with a temporary directory first on PATH holding `claude` -> fake-claude,
 and FAKE_CLAUDE_SCENARIO / FAKE_CLAUDE_REPORT set, so whatever CMD starts as `claude` plays
-SCENARIO (a scenario or a recording). Prints the verdict; --report keeps the JSON report.
-Exit status: 0 pass, 1 failed verdict, 2 bad SCENARIO or usage, 3 CMD failed without a verdict
-(never ran claude, or failed although the scenario passed).
+SCENARIO (a scenario or a recording). Prints the verdict; --report keeps the JSON report
+(created 0600; an existing FILE is an error unless --force replaces it). --html FILE writes the
+session as one self-contained HTML page: the verdict, the findings and the SDK <-> CLI sequence
+diagram with the first mismatch highlighted (same rules for an existing FILE).
+--speed X paces a recording's replies at their recorded times: 1 the recorded pace, 2 twice as
+fast, 0 (the default) as fast as the SDK's requests allow (FAKE_CLAUDE_SPEED).
+Exit status: 0 pass, 1 failed verdict, 2 bad SCENARIO, usage, or the report FILE exists (without
+--force) or cannot be written, 3 CMD failed without a verdict (never ran claude, or failed
+although the scenario passed).
 )";
 
 constexpr const char* kRecordHelp = R"(Usage: harness record -o FILE [--real-cli PATH] -- CMD...
@@ -222,10 +348,12 @@ session CMD starts is recorded. The real CLI is PATH (CLAUDE_TEE_REAL_CLI), else
 `claude` on PATH or in the usual install places. FILE is never overwritten; a FILE ending in '/'
 is a directory that receives one recording per session.
 Exit status: 0 recorded, 2 usage error or FILE exists, 3 CMD failed or never ran claude.
+With --offline the real CLI talks to model-stub instead of the API, in a loopback-only network
+namespace: `harness record --offline --help`.
 )";
 
 constexpr const char* kRunHelp =
-    R"(Usage: harness run --cassette FILE [--mode auto|once|replay|record] [--real-cli PATH] [--report FILE] -- CMD...
+    R"(Usage: harness run --cassette FILE [--mode auto|once|replay|record] [--real-cli PATH] [--report FILE] [--html FILE] [--force] [--speed X] -- CMD...
 
 The VCR workflow. Modes:
   once     replay FILE when it exists, otherwise record it with the real CLI
@@ -233,14 +361,16 @@ The VCR workflow. Modes:
   record   always record again; FILE is replaced only when CMD succeeds
   auto     the default: `replay` when the environment has CI=true (CI never records
            silently), `once` otherwise
-Replay is strict: a scripted step that never ran fails the verdict.
+Replay is strict: a scripted step that never ran fails the verdict. --report, --html and --force
+as for `harness replay` (a replay only). --speed X paces a replay
+as for `harness replay`.
 Exit status: as for replay and record.
 )";
 
 }  // namespace
 
 int replay_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  const Parsed p = parse(args, {"--report"});
+  const Parsed p = parse(args, {"--report", "--html", "--speed"}, {"--force"});
   if (p.help) {
     out << kReplayHelp;
     return kExitPass;
@@ -250,7 +380,8 @@ int replay_command(const std::vector<std::string>& args, std::ostream& out, std:
         << kReplayHelp;
     return kExitUsage;
   }
-  return replay_file(p.positionals[0], p.command, option(p, "--report"), out, err);
+  return replay_file(p.positionals[0], p.command, replay_outputs(p), out, err,
+                     option(p, "--speed"));
 }
 
 int record_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -275,7 +406,8 @@ int record_command(const std::vector<std::string>& args, std::ostream& out, std:
 
 int run_cassette_command(const std::vector<std::string>& args, std::ostream& out,
                          std::ostream& err) {
-  const Parsed p = parse(args, {"--cassette", "--mode", "--real-cli", "--report"});
+  const Parsed p = parse(
+      args, {"--cassette", "--mode", "--real-cli", "--report", "--html", "--speed"}, {"--force"});
   if (p.help) {
     out << kRunHelp;
     return kExitPass;
@@ -303,7 +435,7 @@ int run_cassette_command(const std::vector<std::string>& args, std::ostream& out
   if (mode == "record" || (mode == "once" && !exists)) {
     return record_cassette(*cassette, option(p, "--real-cli"), p.command, out, err);
   }
-  return replay_file(*cassette, p.command, option(p, "--report"), out, err);
+  return replay_file(*cassette, p.command, replay_outputs(p), out, err, option(p, "--speed"));
 }
 
 }  // namespace claude::harness

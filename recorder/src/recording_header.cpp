@@ -7,13 +7,6 @@
 
 namespace claude::recorder {
 
-bool is_secret_env_name(std::string_view name) noexcept {
-  for (std::string_view suffix : {"_KEY", "_TOKEN", "_SECRET", "_PASSWORD"}) {
-    if (name.ends_with(suffix)) return true;
-  }
-  return false;
-}
-
 bool is_recorded_env_name(std::string_view name) noexcept {
   return name.starts_with("CLAUDE") || name.starts_with("ANTHROPIC");
 }
@@ -30,16 +23,6 @@ std::vector<std::pair<std::string, std::string>> recorded_env(
   }
   std::sort(out.begin(), out.end());
   return out;
-}
-
-void add_secret_env_rules(Redactor& redactor, const std::vector<std::string>& environment) {
-  for (const auto& entry : environment) {
-    const auto eq = entry.find('=');
-    if (eq == std::string::npos) continue;
-    const std::string_view name(entry.data(), eq);
-    if (!is_secret_env_name(name)) continue;
-    redactor.add_literal("env:" + std::string(name), std::string_view(entry).substr(eq + 1));
-  }
 }
 
 std::string encode_header_line(const RecordingHeader& header, const Redactor& redactor) {

@@ -18,6 +18,7 @@
 #include <mutex>
 #include <thread>
 
+#include "claude/recorder/recording_queue.hpp"
 #include "claude/recorder/stream_recorder.hpp"
 
 namespace claude::recorder {
@@ -26,7 +27,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr int kForwardedSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2};
-constexpr std::size_t kReadBytes = 256u << 10;
 constexpr int kPipeBytes = 1 << 20;
 
 sigset_t handled_signals() {
@@ -178,6 +178,12 @@ std::optional<std::string> probe_version(const TeeConfig& config) {
   return version_from_output(text);
 }
 
+// Where the recording queue spills while the recorder lags: beside the recording.
+std::filesystem::path spill_directory_of(const std::filesystem::path& recording) {
+  const auto parent = recording.parent_path();
+  return parent.empty() ? std::filesystem::path(".") : parent;
+}
+
 // What the threads share; owned jointly so a pump still blocked in read(2) when the session
 // ends (a grandchild holding a pipe, an SDK keeping stdin open) never outlives its state.
 struct SessionState {
@@ -185,41 +191,85 @@ struct SessionState {
       : writer(writer_ref),
         in(Stream::in, redactor),
         out(Stream::out, redactor),
-        err(Stream::err, redactor) {}
+        err(Stream::err, redactor),
+        queue(RecordingQueue::Limits{.spill_directory = spill_directory_of(writer_ref.path())}) {}
 
   RecordingWriter& writer;
+  // Owned by the recorder thread.
   StreamRecorder in;
   StreamRecorder out;
   StreamRecorder err;
+  RecordingQueue queue;
   Clock::time_point start = Clock::now();
   std::mutex mutex;
   std::condition_variable changed;
   int outputs_done = 0;  // stdout and stderr pumps that reached EOF
 
   double seconds() const { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+  StreamRecorder& recorder_of(Stream stream) {
+    return stream == Stream::in ? in : stream == Stream::out ? out : err;
+  }
 };
 
-void pump(const std::shared_ptr<SessionState>& state, StreamRecorder& recorder, int src, int dst,
+// Forwards src to dst: read, queue a copy for the recorder, write. The copy is queued before the
+// write so that whatever the peer answers is queued after it (causal order in the recording).
+void pump(const std::shared_ptr<SessionState>& state, Stream stream, int src, int dst,
           bool close_dst_at_eof) {
-  std::unique_ptr<char[]> buffer(new char[kReadBytes]);
-  std::string events;
+  RecordingQueue& queue = state->queue;
+  std::unique_ptr<char[]> buffer = queue.take_buffer(stream);
   bool forwarding = true;
   while (true) {
-    const ssize_t n = ::read(src, buffer.get(), kReadBytes);
+    const ssize_t n = ::read(src, buffer.get(), RecordingQueue::kBufferBytes);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
-    const std::string_view chunk(buffer.get(), static_cast<std::size_t>(n));
-    events.clear();
-    recorder.on_chunk(chunk, state->seconds(), events);
-    if (!events.empty()) state->writer.append(events);
-    if (forwarding && !write_all(dst, chunk.data(), chunk.size())) forwarding = false;
-    if (!events.empty()) state->writer.flush();
+    const double t = state->seconds();
+    const auto size = static_cast<std::size_t>(n);
+    char* const data = buffer.get();
+    queue.push(stream, t, buffer, size);
+    if (forwarding && !write_all(dst, data, size)) forwarding = false;
+    if (!buffer) buffer = queue.take_buffer(stream);
   }
-  events.clear();
-  recorder.on_eof(state->seconds(), events);
-  state->writer.append(events);
-  state->writer.flush();
+  queue.push_eof(stream, state->seconds());
   if (close_dst_at_eof) ::close(dst);
+}
+
+// Turns queued chunks into events and writes them, one write(2) per batch (or per MiB).
+void record(SessionState& state) {
+  constexpr std::size_t kWriteBytes = std::size_t{1} << 20;
+  std::vector<RecordedChunk> batch;
+  std::string events;
+  while (state.queue.pop_batch(batch)) {
+    events.clear();
+    for (RecordedChunk& chunk : batch) {
+      StreamRecorder& recorder = state.recorder_of(chunk.stream);
+      if (chunk.eof) {
+        recorder.on_eof(chunk.t, events);
+      } else if (state.queue.load(chunk)) {
+        recorder.on_chunk(chunk.bytes(), chunk.t, events);
+      }
+      if (events.size() >= kWriteBytes) {
+        state.writer.append(events);
+        state.writer.flush();
+        events.clear();
+      }
+    }
+    if (!events.empty()) {
+      state.writer.append(events);
+      state.writer.flush();
+    }
+    state.queue.release(batch);
+  }
+}
+
+// The CLI's stdout reached EOF: let the SDK see EOF on ours now, not when the recording is
+// complete (which may take longer when the recorder lags). /dev/null takes the descriptor's
+// place so that number 1 is never reused by a file claude-tee opens later.
+void release_stdout() {
+  const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+  if (null_fd < 0) return;
+  ::dup2(null_fd, STDOUT_FILENO);
+  ::close(null_fd);
 }
 
 void set_pipe_size(int fd) {
@@ -269,22 +319,24 @@ ChildOutcome run_tee_session(const TeeConfig& config, RecordingHeader header,
   ::close(out.write_end);
   ::close(err.write_end);
 
+  std::thread recorder([state] { record(*state); });
   std::thread out_pump([state, fd = out.read_end] {
-    pump(state, state->out, fd, STDOUT_FILENO, false);
+    pump(state, Stream::out, fd, STDOUT_FILENO, false);
     ::close(fd);
+    release_stdout();
     std::lock_guard lock(state->mutex);
     ++state->outputs_done;
     state->changed.notify_all();
   });
   std::thread err_pump([state, fd = err.read_end] {
-    pump(state, state->err, fd, STDERR_FILENO, false);
+    pump(state, Stream::err, fd, STDERR_FILENO, false);
     ::close(fd);
     std::lock_guard lock(state->mutex);
     ++state->outputs_done;
     state->changed.notify_all();
   });
   std::thread in_pump(
-      [state, fd = in.write_end] { pump(state, state->in, STDIN_FILENO, fd, true); });
+      [state, fd = in.write_end] { pump(state, Stream::in, STDIN_FILENO, fd, true); });
   // The stdin pump may stay blocked on the SDK's stdin after the CLI is gone; the process ends
   // without waiting for it, and the writer ignores whatever it appends after the last event.
   in_pump.detach();
@@ -319,6 +371,10 @@ ChildOutcome run_tee_session(const TeeConfig& config, RecordingHeader header,
     err_pump.detach();
   }
   header_writer.join();
+  // Everything read so far gets recorded; a pump still reading (stdin, or a grandchild's
+  // output) is ignored from here on, as the writer ignores events after the last one.
+  state->queue.close();
+  recorder.join();
 
   ChildOutcome outcome;
   std::string last;

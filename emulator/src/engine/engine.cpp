@@ -1,6 +1,7 @@
 #include "claude/emulator/engine.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "claude/emulator/json_text.hpp"
@@ -69,6 +70,13 @@ std::string Engine::fresh_request_id() {
   return text;
 }
 
+std::optional<Millis> Engine::paced_until(const Step& step) const {
+  if (options_.speed <= 0 || !step.recorded_t) return std::nullopt;
+  const double gap_s = *step.recorded_t - anchor_recorded_;
+  if (gap_s <= 0) return std::nullopt;
+  return anchor_live_ + static_cast<Millis>(std::llround(gap_s * 1000.0 / options_.speed));
+}
+
 Millis Engine::timeout_of(const Step* step) const {
   if (step != nullptr && step->within_ms) return *step->within_ms;
   return scenario_.header.timeout_ms;
@@ -119,6 +127,7 @@ Json Engine::auto_initialize_reply(const Json& request_id) const {
 void Engine::start(Millis now) {
   start_ = now;
   now_ = now;
+  anchor_live_ = now;
   check_invocation();
   advance(now);
 }
@@ -141,8 +150,9 @@ void Engine::check_invocation() {
     }
   }
   for (const auto& [name, expected] : header.env_require) {
+    // Captures a copy: clang 14 cannot capture a structured binding.
     auto it = std::find_if(environment_.begin(), environment_.end(),
-                           [&](const auto& var) { return var.first == name; });
+                           [&wanted = name](const auto& var) { return var.first == wanted; });
     if (it == environment_.end()) {
       fail_header("env", "env.require: " + name + " is not set");
       return;
@@ -239,6 +249,7 @@ void Engine::on_oversized_line(std::size_t size, Millis now) {
 
 void Engine::on_eof(Millis now) {
   now_ = now;
+  if (!eof_) eof_at_ = now;
   eof_ = true;
   if (!finished_) advance(now);
 }
@@ -304,6 +315,10 @@ std::optional<std::deque<Engine::Pending>::iterator> Engine::find_match(const Js
 
 void Engine::consume(std::deque<Pending>::iterator it, std::size_t step) {
   report_.transcript[it->transcript].consumed_by = step;
+  if (const auto& t = scenario_.steps[step].recorded_t) {
+    anchor_live_ = start_ + report_.transcript[it->transcript].t_ms;
+    anchor_recorded_ = *t;
+  }
   const Json& v = it->value;
   if (scenario_.header.protocol == Dialect::jsonrpc) {
     if (member(v, "method") != nullptr && member(v, "id") != nullptr) last_request_id_ = v["id"];
@@ -375,6 +390,21 @@ bool Engine::wait_or_fail(const Step* step, std::size_t index, Millis now,
 
 bool Engine::run_step(Step& step, std::size_t index, Millis now) {
   const bool jsonrpc = scenario_.header.protocol == Dialect::jsonrpc;
+  switch (step.verb) {
+    case Verb::send:
+    case Verb::raw:
+    case Verb::stderr_text:
+    case Verb::exit:
+    case Verb::kill:
+      if (!chunk_bytes_.empty()) break;  // a chunked send resumes after its own gap
+      if (const auto due = paced_until(step); due && now < *due) {
+        wake_at_ = due;
+        return false;
+      }
+      break;
+    default:
+      break;
+  }
   switch (step.verb) {
     case Verb::send: {
       if (!chunk_bytes_.empty()) {
@@ -556,7 +586,13 @@ bool Engine::run_step(Step& step, std::size_t index, Millis now) {
       }
       break;
     case Verb::expect_eof:
-      if (eof_) break;
+      if (eof_) {
+        if (step.recorded_t) {
+          anchor_live_ = eof_at_;
+          anchor_recorded_ = *step.recorded_t;
+        }
+        break;
+      }
       return wait_or_fail(&step, index, now, "stdin EOF", nullptr);
     case Verb::exit:
       end_run(Ending{Ending::Kind::exit, step.number, 0});

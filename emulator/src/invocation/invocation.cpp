@@ -1,6 +1,8 @@
 #include "claude/emulator/invocation.hpp"
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 
 namespace claude::emulator {
 namespace {
@@ -48,7 +50,8 @@ constexpr std::string_view kValued[] = {"--output-format",
                                         "--project-config-root",
                                         "--initialize-fields",
                                         "--managed-settings",
-                                        "--scenario"};
+                                        "--scenario",
+                                        "--speed"};
 
 // Switches: never followed by a value of their own.
 constexpr std::string_view kSwitches[] = {"--verbose",
@@ -79,6 +82,16 @@ bool contains(const std::string_view (&list)[N], std::string_view name) {
 }
 
 }  // namespace
+
+std::optional<double> parse_speed(std::string_view text) {
+  double value = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (text.empty() || ec != std::errc() || ptr != end || !std::isfinite(value) || value < 0) {
+    return std::nullopt;
+  }
+  return value;
+}
 
 bool takes_value(std::string_view flag) {
   return contains(kValued, flag);
@@ -128,6 +141,16 @@ Invocation parse_invocation(std::span<const std::string> args) {
     }
     if (flag.name == "--scenario") {
       inv.scenario_path = flag.value;
+      continue;
+    }
+    if (flag.name == "--speed") {
+      inv.speed = parse_speed(flag.value.value_or(""));
+      if (!inv.speed) {
+        inv.error =
+            "--speed needs a number >= 0 (0: as fast as possible, 1: the recorded pace), "
+            "got '" +
+            flag.value.value_or("") + "'";
+      }
       continue;
     }
     if (flag.name == "-v" || flag.name == "--version") inv.version = true;

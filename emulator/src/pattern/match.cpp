@@ -35,20 +35,6 @@ bool is_operator(const Json& pattern) {
          pattern.begin().key()[0] == '$';
 }
 
-std::string escape_pointer_token(std::string_view token) {
-  std::string out;
-  for (char c : token) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 std::string type_name(const Json& value) {
   if (value.is_number_integer() || value.is_number_unsigned()) return "integer";
   if (value.is_number()) return "number";
@@ -306,6 +292,20 @@ std::optional<PatternError> check_pattern(const Json& pattern, PatternNames* nam
 
 std::string dump_json(const Json& value) {
   return value.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+std::string escape_pointer_token(std::string_view token) {
+  std::string out;
+  for (char c : token) {
+    if (c == '~') {
+      out += "~0";
+    } else if (c == '/') {
+      out += "~1";
+    } else {
+      out += c;
+    }
+  }
+  return out;
 }
 
 }  // namespace claude::emulator

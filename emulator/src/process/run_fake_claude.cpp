@@ -9,6 +9,7 @@
 
 #include "claude/emulator/fake_claude.hpp"
 #include "claude/sdk/line_buffer.hpp"
+#include "report/report_redaction.hpp"
 
 extern char** environ;
 
@@ -58,19 +59,39 @@ std::string lookup(const Environment& environment, std::string_view name) {
   return {};
 }
 
-// Written beside the target and renamed over it, so a reader never sees half a report.
-void write_report_file(const std::string& path, const Json& report) {
+// Written beside the target and renamed over it, so a reader never sees half a report. On
+// failure the message `cannot write report PATH: reason` goes to stderr and false comes back.
+bool write_report_file(const std::string& path, const Json& report) {
   const std::string temporary = path + ".tmp." + std::to_string(::getpid());
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  ::unlink(temporary.c_str());  // a stale one could keep another mode: create it afresh, 0600
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   std::string text = report.dump(2, ' ', false, Json::error_handler_t::replace);
   text.push_back('\n');
-  if (fd < 0 || !write_all(fd, text) || ::close(fd) != 0 ||
-      ::rename(temporary.c_str(), path.c_str()) != 0) {
-    const std::string message =
-        "fake-claude: cannot write report " + path + ": " + std::strerror(errno) + "\n";
-    write_all(STDERR_FILENO, message);
-    if (fd >= 0) ::unlink(temporary.c_str());
+  if (fd >= 0 && write_all(fd, text) && ::close(fd) == 0 &&
+      ::rename(temporary.c_str(), path.c_str()) == 0) {
+    return true;
   }
+  const std::string message =
+      "fake-claude: cannot write report " + path + ": " + std::strerror(errno) + "\n";
+  write_all(STDERR_FILENO, message);
+  if (fd >= 0) ::unlink(temporary.c_str());
+  return false;
+}
+
+// Whether a report can be created beside PATH, checked before the session starts so that a
+// report that would be lost stops the run with exit 2 instead of a verdict nobody can read.
+bool report_location_writable(const std::string& path) {
+  const std::string temporary = path + ".tmp." + std::to_string(::getpid());
+  ::unlink(temporary.c_str());  // a stale one could keep another mode: create it afresh, 0600
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    write_all(STDERR_FILENO,
+              "fake-claude: cannot write report " + path + ": " + std::strerror(errno) + "\n");
+    return false;
+  }
+  ::close(fd);
+  ::unlink(temporary.c_str());
+  return true;
 }
 
 class Clock {
@@ -134,13 +155,19 @@ class Shell {
   }
 
   bool stdin_open() const { return stdin_open_; }
+  // The first scripted step whose stdout bytes never reached the SDK (the reader was gone).
+  std::optional<std::size_t> undelivered_step() const { return undelivered_step_; }
 
  private:
   void flush() {
     for (Output& out : engine_.take_output()) {
       if (out.stream == Output::Stream::stderr_stream) {
         write_all(STDERR_FILENO, out.bytes);
-      } else if (!stdout_broken_ && !write_all(STDOUT_FILENO, out.bytes)) {
+        continue;
+      }
+      if (!stdout_broken_ && write_all(STDOUT_FILENO, out.bytes)) continue;
+      if (!undelivered_step_) undelivered_step_ = out.step;
+      if (!stdout_broken_) {
         stdout_broken_ = true;
         engine_.on_stdout_closed(clock_.now());
       }
@@ -151,7 +178,26 @@ class Shell {
   const Clock& clock_;
   bool stdin_open_ = true;
   bool stdout_broken_ = false;
+  std::optional<std::size_t> undelivered_step_;
 };
+
+// The engine may finish (an exit step) in the same tick as the send before it, so it learns of
+// the failed write only after its verdict: a passing verdict with an undelivered scripted line
+// becomes a stdout_closed failure here.
+void fail_undelivered_step(Report& report, std::size_t step) {
+  if (!report.passed || step >= report.steps.size()) return;
+  StepOutcome& outcome = report.steps[step];
+  outcome.status = StepStatus::failed;
+  Failure failure;
+  failure.kind = "stdout_closed";
+  failure.step = step;
+  failure.line = outcome.line;
+  failure.message =
+      "stdout closed by the SDK before line " + std::to_string(outcome.line) + " was delivered";
+  report.failure = std::move(failure);
+  report.passed = false;
+  report.ending = Ending{Ending::Kind::exit, 1, 0};
+}
 
 [[noreturn]] void hang_forever(bool stdin_open) {
   // Keep draining stdin so the SDK never blocks writing; then wait to be killed.
@@ -166,12 +212,14 @@ class Shell {
 }  // namespace
 
 std::string fake_claude_usage() {
-  return "Usage: fake-claude [--scenario FILE] [any claude flags…]\n"
+  return "Usage: fake-claude [--scenario FILE] [--speed X] [any claude flags…]\n"
          "\n"
          "A drop-in fake of the Claude Code CLI for SDK tests: it plays a scenario (or a\n"
          "recording) over stream-json on stdin/stdout and grades what the SDK sends.\n"
          "\n"
          "  --scenario FILE    scenario or recording to play (or set FAKE_CLAUDE_SCENARIO)\n"
+         "  --speed X          pace a recording: 1 = recorded pace, 2 = twice as fast,\n"
+         "                     0 (default) = as fast as possible (or set FAKE_CLAUDE_SPEED)\n"
          "  -v, --version      print \"<cli_version> (Claude Code)\" and exit 0\n"
          "  -h, --help         print this help and exit 0\n"
          "Every other claude flag is accepted (--flag value or --flag=value) for argv checks.\n"
@@ -179,10 +227,12 @@ std::string fake_claude_usage() {
          "Environment:\n"
          "  FAKE_CLAUDE_SCENARIO  scenario file when --scenario is not given\n"
          "  FAKE_CLAUDE_REPORT    write the JSON report to this path (mode 0600)\n"
+         "  FAKE_CLAUDE_SPEED     replay speed when --speed is not given\n"
          "\n"
          "Exit status: 0 pass (or the code of a passing scenario's exit step), 1 verdict\n"
-         "failure (report on stderr), 2 usage error or bad scenario file. kill steps end\n"
-         "with their signal; hang steps never exit. See docs/fake-claude.md.\n";
+         "failure (report on stderr), 2 usage error, bad scenario file, or a report that\n"
+         "cannot be written. kill steps end with their signal; hang steps never exit.\n"
+         "See docs/fake-claude.md.\n";
 }
 
 Environment current_environment() {
@@ -209,9 +259,26 @@ int run_fake_claude(std::span<const std::string> args, const Environment& enviro
     write_all(STDOUT_FILENO, version.value_or(Header{}.cli_version) + " (Claude Code)\n");
     return 0;
   }
+  // Everything fake-claude writes about the session goes through the recorder's redaction rules
+  // (the SDK's argv and stdin may carry keys and tokens). Built only when needed: compiling the
+  // rules must not delay the session's start.
   if (invocation.error) {
-    write_all(STDERR_FILENO, "fake-claude: " + *invocation.error + "\n" + fake_claude_usage());
+    const detail::ReportRedaction redaction(environment);
+    write_all(STDERR_FILENO,
+              "fake-claude: " + redaction.redact(*invocation.error) + "\n" + fake_claude_usage());
     return kExitUsage;
+  }
+  double speed = invocation.speed.value_or(0);
+  if (!invocation.speed) {
+    if (const std::string text = lookup(environment, "FAKE_CLAUDE_SPEED"); !text.empty()) {
+      const auto parsed = parse_speed(text);
+      if (!parsed) {
+        write_all(STDERR_FILENO,
+                  "fake-claude: FAKE_CLAUDE_SPEED needs a number >= 0, got '" + text + "'\n");
+        return kExitUsage;
+      }
+      speed = *parsed;
+    }
   }
   const std::string report_path = lookup(environment, "FAKE_CLAUDE_REPORT");
   if (path.empty()) {
@@ -228,28 +295,43 @@ int run_fake_claude(std::span<const std::string> args, const Environment& enviro
       text += "  " + e.to_string() + "\n";
       errors.push_back(Json::object({{"file", e.file}, {"line", e.line}, {"reason", e.reason}}));
     }
-    write_all(STDERR_FILENO, text);
+    const detail::ReportRedaction redaction(environment);
+    write_all(STDERR_FILENO, redaction.redact(text));
     if (!report_path.empty()) {
-      write_report_file(report_path, Json::object({{"report", 1},
-                                                   {"scenario", path},
-                                                   {"verdict", "error"},
-                                                   {"errors", std::move(errors)}}));
+      Json error_report = Json::object(
+          {{"report", 1}, {"scenario", path}, {"verdict", "error"}, {"errors", std::move(errors)}});
+      redaction.redact(error_report);
+      write_report_file(report_path, error_report);
     }
     return kExitUsage;
   }
+  if (!report_path.empty() && !report_location_writable(report_path)) return kExitUsage;
 
   install_signal_handlers();
   EngineOptions options;
   options.pid = static_cast<int>(::getpid());
+  options.speed = speed;
   Engine engine(std::move(*loaded.scenario), std::move(invocation), environment, options);
   Shell shell(engine, clock);
   shell.run();
 
-  const Report& report = engine.report();
-  write_all(STDERR_FILENO, report_text(report));
-  if (!report_path.empty()) write_report_file(report_path, report_json(report));
+  const Report* verdict = &engine.report();
+  Report amended;
+  if (const auto step = shell.undelivered_step(); step && verdict->passed) {
+    amended = *verdict;
+    fail_undelivered_step(amended, *step);
+    verdict = &amended;
+  }
+  const Report& report = *verdict;
+  const detail::ReportRedaction redaction(environment);
+  write_all(STDERR_FILENO, redaction.redact(report_text(report)));
+  if (!report_path.empty()) {
+    Json json = report_json(report);
+    redaction.redact(json);
+    if (!write_report_file(report_path, json)) return kExitUsage;
+  }
 
-  const Ending ending = engine.ending();
+  const Ending ending = report.ending;
   switch (ending.kind) {
     case Ending::Kind::exit:
       return ending.code;

@@ -1,8 +1,12 @@
 #include "line_source.hpp"
 
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <vector>
 
 namespace claude::emulator::detail {
@@ -15,12 +19,49 @@ sdk::LineBufferOptions file_options() {
   return options;
 }
 
+class FileDescriptor {
+ public:
+  explicit FileDescriptor(int fd) : fd_(fd) {}
+  ~FileDescriptor() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  FileDescriptor(const FileDescriptor&) = delete;
+  FileDescriptor& operator=(const FileDescriptor&) = delete;
+  [[nodiscard]] int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+std::string error_text(std::string_view what) {
+  return std::string(what) + ": " + std::strerror(errno);
+}
+
+// What kind of file cannot be read as a scenario: devices and sockets never end (/dev/zero,
+// a terminal) or cannot be opened at all.
+const char* unreadable_kind(mode_t mode) {
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return nullptr;
+}
+
 }  // namespace
 
 std::optional<std::string> for_each_file_line(const std::filesystem::path& path,
                                               const LineSink& sink) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::string("cannot open: ") + std::strerror(errno);
+  // O_NONBLOCK: opening a FIFO without a writer would block forever otherwise.
+  const FileDescriptor file(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
+  if (file.get() < 0) return error_text("cannot open");
+  struct stat status {};
+  if (::fstat(file.get(), &status) != 0) return error_text("cannot stat");
+  if (const char* kind = unreadable_kind(status.st_mode)) {
+    return std::string("not a regular file (") + kind +
+           "): scenarios and recordings are read from files or pipes";
+  }
+  const bool pipe = S_ISFIFO(status.st_mode);
+  if (!pipe) ::fcntl(file.get(), F_SETFL, ::fcntl(file.get(), F_GETFL) & ~O_NONBLOCK);
+
   sdk::LineBuffer buffer(file_options());
   std::size_t line_no = 0;
   bool go_on = true;
@@ -28,13 +69,36 @@ std::optional<std::string> for_each_file_line(const std::filesystem::path& path,
     if (go_on) go_on = sink(++line_no, event);
   };
   std::vector<char> chunk(std::size_t{1} << 16);
-  while (go_on && in) {
-    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
-    const auto got = static_cast<std::size_t>(in.gcount());
-    if (got == 0) break;
-    buffer.feed(std::string_view(chunk.data(), got), deliver);
+  std::size_t total = 0;
+  while (go_on) {
+    const ssize_t got = ::read(file.get(), chunk.data(), chunk.size());
+    if (got > 0) {
+      total += static_cast<std::size_t>(got);
+      buffer.feed(std::string_view(chunk.data(), static_cast<std::size_t>(got)), deliver);
+      continue;
+    }
+    if (got == 0) {
+      // A FIFO nobody has opened for writing reads as empty at once, instead of blocking.
+      if (pipe && total == 0) {
+        return std::string("a FIFO or pipe with no writer and nothing in it (start the writer ") +
+               "first, or use a regular file)";
+      }
+      break;
+    }
+    if (errno == EINTR) continue;
+    if (pipe && errno == EAGAIN) {
+      // A writer is attached: wait for its next bytes, but not forever.
+      pollfd ready{file.get(), POLLIN, 0};
+      const int n = ::poll(&ready, 1, kPipeIdleTimeoutMs);
+      if (n == 0) {
+        return "no data from the FIFO or pipe for " + std::to_string(kPipeIdleTimeoutMs / 1000) +
+               " s (its writer is still attached)";
+      }
+      if (n < 0 && errno != EINTR) return error_text("read error");
+      continue;
+    }
+    return error_text("read error");
   }
-  if (in.bad()) return std::string("read error: ") + std::strerror(errno);
   if (go_on) buffer.finish(deliver);
   return std::nullopt;
 }

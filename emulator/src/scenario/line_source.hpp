@@ -20,7 +20,12 @@ using LineSink = std::function<bool(std::size_t line_no, const sdk::LineEvent& e
 // size, so this only guards against runaway input.
 inline constexpr std::size_t kMaxFileLineBytes = std::size_t{256} << 20;
 
-// Returns an error text when the file cannot be read.
+// A FIFO or pipe (`harness lint <(cmd)`) is read until its writer closes it; when its writer
+// sends nothing for this long, reading stops with an error instead of waiting forever.
+inline constexpr int kPipeIdleTimeoutMs = 10'000;
+
+// Returns an error text when the file cannot be read: it cannot be opened, it is a device or a
+// socket (not a regular file), it is a FIFO without a writer, or its writer stalls (above).
 std::optional<std::string> for_each_file_line(const std::filesystem::path& path,
                                               const LineSink& sink);
 void for_each_text_line(std::string_view text, const LineSink& sink);

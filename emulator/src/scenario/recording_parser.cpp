@@ -89,6 +89,16 @@ void RecordingParser::event(std::size_t line, std::string_view text) {
     error(line, "event after the recorded exit");
     return;
   }
+  // Every step this event completes keeps its `t`, so a replay can be paced (--speed).
+  struct StampNewSteps {
+    std::vector<Step>& steps;
+    std::size_t first;
+    std::optional<double> t;
+    ~StampNewSteps() {
+      for (std::size_t i = first; i < steps.size(); ++i) steps[i].recorded_t = t;
+    }
+  } stamp{scenario_.steps, scenario_.steps.size(),
+          event["t"].is_number() ? std::optional<double>(event["t"].get<double>()) : std::nullopt};
   if (auto dir = event.find("dir"); dir != event.end()) {
     if (*dir != "in" && *dir != "out" && *dir != "err") {
       error(line, "\"dir\" must be \"in\", \"out\" or \"err\"");

@@ -2,6 +2,7 @@
 #include <array>
 #include <limits>
 
+#include "claude/recorder/base64.hpp"
 #include "parsers.hpp"
 
 namespace claude::emulator::detail {
@@ -16,7 +17,9 @@ struct VerbSpec {
 constexpr VerbSpec kVerbs[] = {
     {"send", Verb::send, {"chunks", "gap_ms", ""}},
     {"raw", Verb::raw, {"", "", ""}},
+    {"raw_b64", Verb::raw, {"", "", ""}},
     {"stderr", Verb::stderr_text, {"", "", ""}},
+    {"stderr_b64", Verb::stderr_text, {"", "", ""}},
     {"expect", Verb::expect, {"within_ms", "", ""}},
     {"request", Verb::request, {"as", "expect_response", "within_ms"}},
     {"cancel", Verb::cancel, {"", "", ""}},
@@ -223,8 +226,8 @@ void ScenarioParser::step(std::size_t line, const Json& s) {
     for (auto it = s.begin(); it != s.end(); ++it)
       keys += (keys.empty() ? "'" : ", '") + it.key() + "'";
     error(line, "unknown verb (keys " + (keys.empty() ? std::string("none") : keys) +
-                    "); expected one of send, raw, stderr, expect, request, cancel, respond, "
-                    "respond_error, sleep_ms, expect_eof, exit, kill, hang");
+                    "); expected one of send, raw, raw_b64, stderr, stderr_b64, expect, request, "
+                    "cancel, respond, respond_error, sleep_ms, expect_eof, exit, kill, hang");
     return;
   }
   for (auto it = s.begin(); it != s.end(); ++it) {
@@ -293,7 +296,17 @@ void ScenarioParser::step(std::size_t line, const Json& s) {
         error(line, "'" + std::string(spec->key) + "' takes a string");
         return;
       }
-      step.text = arg.get<std::string>();
+      if (spec->key.ends_with("_b64")) {
+        auto bytes = recorder::base64_decode(arg.get_ref<const std::string&>());
+        if (!bytes) {
+          error(line, "'" + std::string(spec->key) +
+                          "' is not valid base64 (RFC 4648, standard alphabet, padded)");
+          return;
+        }
+        step.text = std::move(*bytes);
+      } else {
+        step.text = arg.get<std::string>();
+      }
       break;
     case Verb::expect:
       if (!check_pattern_at(line, arg, "expect pattern", true)) return;

@@ -1,8 +1,19 @@
 #include "claude/emulator/json_text.hpp"
 #include "claude/emulator/scenario.hpp"
+#include "claude/recorder/base64.hpp"
+#include "claude/recorder/utf8.hpp"
 
 namespace claude::emulator {
 namespace {
+
+// Bytes that are not UTF-8 cannot be a JSON string without loss: they go out as `KEY_b64`.
+void put_bytes(Json& out, const std::string& key, const std::string& bytes) {
+  if (recorder::is_valid_utf8(bytes)) {
+    out[key] = bytes;
+  } else {
+    out[key + "_b64"] = recorder::base64_encode(bytes);
+  }
+}
 
 Json header_json(const Scenario& scenario) {
   const Header& h = scenario.header;
@@ -41,7 +52,7 @@ Json step_json(const Step& step) {
         const std::string_view line(step.text.data(), step.text.size() - 1);
         Json parsed = parse_json_or_discarded(line);
         if (parsed.is_discarded()) {
-          out["raw"] = step.text;
+          put_bytes(out, "raw", step.text);
         } else {
           out["send"] = std::move(parsed);
         }
@@ -52,10 +63,10 @@ Json step_json(const Step& step) {
       }
       break;
     case Verb::raw:
-      out["raw"] = step.text;
+      put_bytes(out, "raw", step.text);
       break;
     case Verb::stderr_text:
-      out["stderr"] = step.text;
+      put_bytes(out, "stderr", step.text);
       break;
     case Verb::expect:
       out["expect"] = step.value;

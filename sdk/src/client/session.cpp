@@ -164,10 +164,11 @@ void Session::consider_run_end(const Message& message) {
   bool end_now = false;
   {
     std::lock_guard lock(run_mutex_);
+    const bool was_over = run_over_;
     if (const auto* s = message.get_if<SystemMessage>()) {
       if (s->subtype == "session_state_changed") {
         reports_state_ = true;
-        if (s->state == "idle" && saw_result_ && agent_tasks_.empty()) end_now = close_at_run_end_;
+        if (s->state == "idle" && saw_result_ && agent_tasks_.empty()) run_over_ = true;
       } else if (s->subtype == "task_started") {
         const json& j = message.json();
         std::string type = j.value("task_type", std::string());
@@ -178,10 +179,12 @@ void Session::consider_run_end(const Message& message) {
       }
     } else if (message.is<ResultMessage>()) {
       saw_result_ = true;
-      if (!reports_state_ && agent_tasks_.empty()) end_now = close_at_run_end_;
+      if (!reports_state_ && agent_tasks_.empty()) run_over_ = true;
     } else if (message.is<AssistantMessage>() || message.is<StreamEvent>()) {
       saw_result_ = false;  // a new turn started (background agent follow-up)
+      run_over_ = false;
     }
+    end_now = run_over_ && !was_over && close_at_run_end_;
   }
   if (end_now) transport_->end_input();
 }
@@ -245,8 +248,15 @@ void Session::end_input_at_run_end() {
     end_input();
     return;
   }
-  std::lock_guard lock(run_mutex_);
-  close_at_run_end_ = true;
+  // The run may already be over: the reader thread can see the result (and idle) before this
+  // thread, which wrote the prompt, gets here.
+  bool end_now;
+  {
+    std::lock_guard lock(run_mutex_);
+    close_at_run_end_ = true;
+    end_now = run_over_;
+  }
+  if (end_now) end_input();
 }
 
 void Session::end_input() {

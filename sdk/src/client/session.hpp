@@ -72,6 +72,7 @@ class Session {
   bool close_at_run_end_ = false;
   bool saw_result_ = false;
   bool reports_state_ = false;
+  bool run_over_ = false;  // result seen (and idle, when the CLI reports state), no agents left
   std::set<std::string> agent_tasks_;
 };
 

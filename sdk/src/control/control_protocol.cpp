@@ -75,6 +75,7 @@ struct ControlProtocol::Engine : std::enable_shared_from_this<ControlProtocol::E
   std::unordered_map<std::string, CancelToken> inbound;
   bool ended = false;
   std::exception_ptr end_error;
+  std::string end_stderr_tail;  // the CLI's stderr tail once its stream ended
   std::atomic<std::uint64_t> next_id{1};
   std::string id_salt;
 
@@ -314,15 +315,16 @@ struct ControlProtocol::Engine : std::enable_shared_from_this<ControlProtocol::E
   std::exception_ptr pending_end_error(const PendingControl::State& state) const {
     if (end_error) return end_error;
     return std::make_exception_ptr(ConnectionError("the CLI's stream ended before it answered " +
-                                                   state.subtype + " (request_id " +
-                                                   state.request_id + ")"));
+                                                       state.subtype + " (request_id " +
+                                                       state.request_id + ")",
+                                                   end_stderr_tail));
   }
 
   std::exception_ptr classify(const StreamEnd& end) const {
     if (end.status.ended_by_host) return nullptr;
     if (!end.error.empty())
       return std::make_exception_ptr(
-          ConnectionError("reading the CLI's stdout failed: " + end.error));
+          ConnectionError("reading the CLI's stdout failed: " + end.error, end.stderr_tail));
     if (!end.status.known() || end.status.exit_code == 0) return nullptr;
     if (end.status.exit_code && last_result && last_result->is_error)
       return std::make_exception_ptr(ResultError(*last_result, end.status, end.stderr_tail));
@@ -353,6 +355,10 @@ struct ControlProtocol::Engine : std::enable_shared_from_this<ControlProtocol::E
   }
 
   void finish(const StreamEnd& end) {
+    {
+      std::lock_guard lock(table_mutex);
+      end_stderr_tail = end.stderr_tail;
+    }
     std::exception_ptr error = classify(end);
     if (end_session(error) && listener.on_end) listener.on_end(error, end);
   }

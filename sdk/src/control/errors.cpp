@@ -34,12 +34,30 @@ std::string ExitStatus::describe() const {
   return "still running";
 }
 
+std::string with_stderr_tail(const std::string& what, std::string_view stderr_tail) {
+  while (!stderr_tail.empty() && stderr_tail.back() == '\n') stderr_tail.remove_suffix(1);
+  if (stderr_tail.empty()) return what;
+  std::size_t begin = stderr_tail.size() > kStderrTailMessageBytes
+                          ? stderr_tail.size() - kStderrTailMessageBytes
+                          : 0;
+  std::size_t lines = 0;
+  for (std::size_t at = stderr_tail.size(); at > begin; --at) {
+    if (stderr_tail[at - 1] == '\n' && ++lines == kStderrTailMessageLines) {
+      begin = at;
+      break;
+    }
+  }
+  return what + "\nstderr tail:\n" + std::string(stderr_tail.substr(begin));
+}
+
 CLINotFoundError::CLINotFoundError(std::vector<std::string> searched)
     : SdkError(join_searched(searched)), searched_(std::move(searched)) {}
 
+ConnectionError::ConnectionError(const std::string& what, std::string stderr_tail)
+    : SdkError(with_stderr_tail(what, stderr_tail)), stderr_tail_(std::move(stderr_tail)) {}
+
 ProcessError::ProcessError(const std::string& what, ExitStatus status, std::string stderr_tail)
-    : SdkError(what + " (" + status.describe() + ")" +
-               (stderr_tail.empty() ? std::string() : "\nstderr tail:\n" + stderr_tail)),
+    : SdkError(with_stderr_tail(what + " (" + status.describe() + ")", stderr_tail)),
       status_(status),
       stderr_tail_(std::move(stderr_tail)) {}
 

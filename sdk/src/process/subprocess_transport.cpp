@@ -268,9 +268,13 @@ void SubprocessTransport::write(std::string_view frame) {
                                       : "write: not connected");
   int err = write_all(s.stdin_fd, frame);
   if (err != 0) {
-    auto status = s.child.wait_for(std::chrono::milliseconds(0));
+    // The CLI closed its stdin, usually because it is exiting: let it end and its stderr drain,
+    // briefly, so the error carries its last words.
+    auto status = s.child.wait_for(std::chrono::milliseconds(200));
+    if (status) s.wait_stderr(std::chrono::milliseconds(200));
     throw ConnectionError(std::string("write to the CLI's stdin failed: ") + std::strerror(err) +
-                          (status ? " (" + status->describe() + ")" : std::string()));
+                              (status ? " (" + status->describe() + ")" : std::string()),
+                          s.tail_text());
   }
 }
 

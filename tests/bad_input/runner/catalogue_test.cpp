@@ -4,6 +4,7 @@
 // a signal death or a hang. tests/bad_input/README.md describes the row format.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <chrono>
@@ -116,9 +117,14 @@ class BadInput : public ::testing::TestWithParam<Row> {
   void TearDown() override { fs::remove_all(tmp_); }
 
   void write_files(const json& row) {
-    if (!row.contains("files")) return;
-    for (const auto& [name, spec] : row["files"].items()) {
+    const json files = row.value("files", json::object());
+    for (const auto& [name, spec] : files.items()) {
       std::ofstream(tmp_ / name, std::ios::binary) << bytes_of(spec, tmp_);
+    }
+    const json fifos = row.value("fifos", json::array());
+    for (const auto& name : fifos) {
+      const fs::path fifo = tmp_ / name.get<std::string>();
+      ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0) << fifo;
     }
   }
 

@@ -134,6 +134,34 @@ TEST(Faults, FakeClaudeWhoseStdoutReaderIsGoneFailsInsteadOfDyingBySigpipe) {
   EXPECT_EQ(json->at("verdict"), "fail");
 }
 
+TEST(Faults, FakeClaudeFailsWhenItsLastSendIsUndeliveredAsItExits) {
+  TempDir dir;
+  const fs::path report = dir.path() / "report.json";
+  const Child fake = start({FAKE_CLAUDE_PATH, "--scenario", data("send-then-exit-at-eof.ndjson")},
+                           {"FAKE_CLAUDE_REPORT=" + report.string()}, dir.path() / "stderr.txt");
+  ASSERT_GT(fake.pid, 0);
+  ::close(fake.out);  // the reader is gone; then EOF runs expect_eof, send and exit at once
+  ::close(fake.in);
+  const auto status = wait_for(fake.pid, 10s);
+  if (!status) {
+    reap(fake.pid);
+    FAIL() << "fake-claude did not end on its own";
+  }
+  ASSERT_TRUE(WIFEXITED(*status)) << "killed by signal " << WTERMSIG(*status);
+  EXPECT_EQ(WEXITSTATUS(*status), 1);
+  const std::string err = read_file(dir.path() / "stderr.txt");
+  EXPECT_NE(err.find("send-then-exit-at-eof.ndjson:5: stdout_closed: stdout closed by the SDK "
+                     "before line 5 was delivered"),
+            std::string::npos)
+      << err;
+  const auto json = wait_for_report(report, 1s);
+  ASSERT_TRUE(json.has_value());
+  EXPECT_EQ(json->at("verdict"), "fail");
+  EXPECT_EQ(json->at("failure").at("kind"), "stdout_closed");
+  EXPECT_EQ(json->at("failure").at("line"), 5);
+  EXPECT_EQ(json->at("steps").at(1).at("status"), "failed");
+}
+
 TEST(Faults, SdkKilledMidSessionLeavesFakeClaudeToEndOnItsOwnWithAReport) {
   TempDir dir;
   const fs::path report = dir.path() / "report.json";

@@ -39,6 +39,12 @@ class HarnessCommandTest : public ::testing::Test {
   // Runs harness with `args`; `env` entries are added to (or replace) this process's environment.
   HarnessRun harness(const std::vector<std::string>& args,
                      const std::map<std::string, std::string>& env = {}) {
+    return spawn(HARNESS_PATH, args, env);
+  }
+
+  // Runs `program` with stdin from /dev/null and stdout/stderr captured byte for byte.
+  HarnessRun spawn(const std::string& program, const std::vector<std::string>& args,
+                   const std::map<std::string, std::string>& env = {}) {
     std::map<std::string, std::string> merged;
     for (char** e = environ; *e != nullptr; ++e) {
       const std::string s = *e;
@@ -46,7 +52,7 @@ class HarnessCommandTest : public ::testing::Test {
     }
     merged.erase("CI");
     for (const auto& [k, v] : env) merged[k] = v;
-    std::vector<std::string> env_strings, argv{HARNESS_PATH};
+    std::vector<std::string> env_strings, argv{program};
     for (const auto& [k, v] : merged) env_strings.push_back(k + "=" + v);
     argv.insert(argv.end(), args.begin(), args.end());
     std::vector<char*> c_argv, c_env;
@@ -64,7 +70,7 @@ class HarnessCommandTest : public ::testing::Test {
                                      0600);
     pid_t pid;
     HarnessRun run;
-    if (::posix_spawn(&pid, HARNESS_PATH, &actions, nullptr, c_argv.data(), c_env.data()) == 0) {
+    if (::posix_spawn(&pid, program.c_str(), &actions, nullptr, c_argv.data(), c_env.data()) == 0) {
       int status = 0;
       ::waitpid(pid, &status, 0);
       run.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -100,6 +106,30 @@ TEST_F(HarnessCommandTest, ReplayExitsOneOnAFailedVerdictAndSaysWhere) {
   EXPECT_NE(run.out.find("expects_another_prompt.ndjson:3"), std::string::npos) << run.out;
 }
 
+TEST_F(HarnessCommandTest, ReplayHtmlIsOnePrivatePageWithTheSessionAndItsFirstMismatch) {
+  const auto page = dir_ / "replay.html";
+  const auto run = harness({"replay", HARNESS_TEST_DATA_DIR "/expects_another_prompt.ndjson",
+                            "--html", page.string(), "--", sdk()});
+  EXPECT_EQ(run.status, 1) << run.out << run.err;
+  ASSERT_TRUE(fs::exists(page)) << run.out << run.err;
+  EXPECT_EQ(fs::status(page).permissions() & fs::perms::all,
+            fs::perms::owner_read | fs::perms::owner_write);
+  const std::string html = slurp(page);
+  EXPECT_TRUE(html.starts_with("<!DOCTYPE html>")) << html.substr(0, 200);
+  EXPECT_NE(html.find("expects_another_prompt.ndjson"), std::string::npos);
+  EXPECT_NE(html.find("svg class=\"sequence\""), std::string::npos) << "no sequence diagram";
+  EXPECT_NE(html.find(" mismatch"), std::string::npos) << "first mismatch not highlighted";
+  EXPECT_EQ(html.find("src=\"http"), std::string::npos) << "the page must be self-contained";
+
+  const auto again = harness({"replay", basic_turn(), "--html", page.string(), "--", sdk()});
+  EXPECT_EQ(again.status, 2) << "an existing page is replaced only with --force";
+  EXPECT_EQ(slurp(page), html);
+  const auto forced =
+      harness({"replay", basic_turn(), "--html", page.string(), "--force", "--", sdk()});
+  EXPECT_EQ(forced.status, 0) << forced.out << forced.err;
+  EXPECT_NE(slurp(page), html);
+}
+
 TEST_F(HarnessCommandTest, ReplayExitsThreeWhenTheCommandNeverRunsClaude) {
   const auto run = harness({"replay", basic_turn(), "--", "/bin/true"});
   EXPECT_EQ(run.status, 3) << run.err;
@@ -131,6 +161,30 @@ TEST_F(HarnessCommandTest, RecordingReplaysConvertsAndLintsClean) {
   EXPECT_EQ(linted.status, 0) << linted.err;
   const auto replayed_scenario = harness({"replay", scenario.string(), "--", sdk()});
   EXPECT_EQ(replayed_scenario.status, 0) << replayed_scenario.out << replayed_scenario.err;
+}
+
+// Recorded lines that are not UTF-8 (line_b64) become raw_b64 / stderr_b64 steps, so the
+// converted scenario plays exactly the recorded bytes (no U+FFFD).
+TEST_F(HarnessCommandTest, ConvertKeepsBytesThatAreNotUtf8) {
+  const std::string recording = HARNESS_TEST_DATA_DIR "/invalid_utf8.recording.ndjson";
+  const auto scenario = dir_ / "invalid_utf8.scenario.ndjson";
+  const auto converted = harness({"convert", recording, "-o", scenario.string()});
+  ASSERT_EQ(converted.status, 0) << converted.err;
+  const std::string text = slurp(scenario);
+  EXPECT_EQ(text.find("\xEF\xBF\xBD"), std::string::npos) << text;
+  EXPECT_NE(text.find("\"raw_b64\""), std::string::npos) << text;
+  EXPECT_NE(text.find("\"stderr_b64\""), std::string::npos) << text;
+  EXPECT_EQ(harness({"lint", scenario.string()}).status, 0);
+
+  const std::string expected_out =
+      "{\"type\":\"assistant\",\"text\":\"caf\xE9 \xFF\xFE\"}\ntail \x80 without newline";
+  const std::string expected_err = "warning: \xC3\x28 bad byte\n";
+  for (const std::string& played : {recording, scenario.string()}) {
+    const auto run = spawn(FAKE_CLAUDE_PATH, {"--scenario", played});
+    EXPECT_EQ(run.status, 0) << played << run.err;
+    EXPECT_EQ(run.out, expected_out) << played;
+    EXPECT_EQ(run.err.rfind(expected_err, 0), 0u) << played << run.err;
+  }
 }
 
 TEST_F(HarnessCommandTest, RecordRefusesToOverwrite) {

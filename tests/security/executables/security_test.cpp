@@ -180,8 +180,7 @@ TEST(PrivateFiles, HarnessReplayReportIsCreated0600) {
   EXPECT_EQ(mode_of(report), 0600u);
 }
 
-// Known bug: `harness replay --report FILE` replaces an existing FILE and has no --force.
-TEST(PrivateFiles, DISABLED_HarnessReplayKeepsAnExistingReportWithoutForce) {
+TEST(PrivateFiles, HarnessReplayKeepsAnExistingReportWithoutForce) {
   TempDir dir;
   const fs::path report = dir.path() / "report.json";
   std::ofstream(report) << "keep me\n";
@@ -190,6 +189,49 @@ TEST(PrivateFiles, DISABLED_HarnessReplayKeepsAnExistingReportWithoutForce) {
   run.args = {"replay",   (source_dir() / "scenarios/verbs/basic-turn.ndjson").string(),
               "--report", report.string(),
               "--",       (source_dir() / "tests/security/data/sdk_session.sh").string()};
+  const auto result = claude::testing::run_to_completion(run);
+  EXPECT_EQ(result.exit_code, 2) << result.describe() << result.err;
+  EXPECT_NE(result.err.find("exists; reports are never overwritten without --force"),
+            std::string::npos)
+      << result.err;
+  EXPECT_EQ(read_file(report), "keep me\n");
+}
+
+TEST(PrivateFiles, HarnessReplayWithForceReplacesAReportAs0600) {
+  TempDir dir;
+  const fs::path report = dir.path() / "report.json";
+  std::ofstream(report) << "old\n";
+  fs::permissions(report, fs::perms(0644));
+  claude::testing::SpawnRequest run;
+  run.program = HARNESS_PATH;
+  run.args = {"replay",
+              (source_dir() / "scenarios/verbs/basic-turn.ndjson").string(),
+              "--report",
+              report.string(),
+              "--force",
+              "--",
+              (source_dir() / "tests/security/data/sdk_session.sh").string()};
+  const auto result = claude::testing::run_to_completion(run);
+  ASSERT_EQ(result.exit_code, 0) << result.describe() << result.err;
+  EXPECT_NE(read_file(report).find("\"verdict\": \"pass\""), std::string::npos);
+  EXPECT_EQ(mode_of(report), 0600u);
+}
+
+TEST(PrivateFiles, HarnessRunKeepsAnExistingReportWithoutForce) {
+  TempDir dir;
+  const fs::path report = dir.path() / "report.json";
+  std::ofstream(report) << "keep me\n";
+  claude::testing::SpawnRequest run;
+  run.program = HARNESS_PATH;
+  run.args = {"run",
+              "--cassette",
+              (source_dir() / "scenarios/verbs/basic-turn.ndjson").string(),
+              "--mode",
+              "replay",
+              "--report",
+              report.string(),
+              "--",
+              (source_dir() / "tests/security/data/sdk_session.sh").string()};
   const auto result = claude::testing::run_to_completion(run);
   EXPECT_EQ(result.exit_code, 2) << result.describe() << result.err;
   EXPECT_EQ(read_file(report), "keep me\n");
@@ -211,8 +253,9 @@ TEST(Secrets, EnvironmentSecretNeverReachesFakeClaudeReports) {
   EXPECT_EQ(read_file(report).find(kEnvSecret), std::string::npos);
 }
 
-// Known bug: fake-claude copies argv and unconsumed stdin lines into its report unredacted.
-TEST(Secrets, DISABLED_ArgvAndStdinSecretsNeverReachFakeClaudeReports) {
+// The argv and the unconsumed stdin line reach the report's argv, transcript, closest line and
+// differences, and the stderr summary: all go through the recorder's redaction rules.
+TEST(Secrets, ArgvAndStdinSecretsNeverReachFakeClaudeReports) {
   constexpr const char* kArgvSecret = "sk-ant-api03-ARGVfakeFAKEfake-0123456789";
   constexpr const char* kStdinSecret = "sk-ant-api03-STDINfakeFAKEfake-0123456789";
   TempDir dir;
@@ -229,6 +272,8 @@ TEST(Secrets, DISABLED_ArgvAndStdinSecretsNeverReachFakeClaudeReports) {
     EXPECT_EQ(result.err.find(secret), std::string::npos) << secret;
     EXPECT_EQ(read_file(report).find(secret), std::string::npos) << secret;
   }
+  EXPECT_NE(read_file(report).find("<redacted:api-key>"), std::string::npos);
+  EXPECT_NE(result.err.find("<redacted:api-key>"), std::string::npos) << result.err;
 }
 
 TEST(Loopback, ModelStubListensOn127001Only) {

@@ -276,6 +276,21 @@ TEST_F(ControlProtocolTest, PendingRequestAtCleanEndFailsWithConnectionError) {
   EXPECT_THROW(pending.wait(), ConnectionError);
 }
 
+TEST_F(ControlProtocolTest, PendingRequestAtCleanEndCarriesTheStderrTail) {
+  start();
+  auto pending = protocol.send_request("initialize");
+  transport.finish(ExitStatus{0, std::nullopt, false}, "No conversation found with session ID x");
+  try {
+    pending.wait();
+    FAIL() << "no exception";
+  } catch (const ConnectionError& e) {
+    EXPECT_EQ(e.stderr_tail(), "No conversation found with session ID x");
+    EXPECT_NE(std::string(e.what()).find("stderr tail:\nNo conversation found with session ID x"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST_F(ControlProtocolTest, RequestAfterTheEndFailsImmediately) {
   start();
   transport.finish(ExitStatus{2, std::nullopt, false});

@@ -2,6 +2,8 @@
 // closed, how the end reaches the consumer.
 #include <gtest/gtest.h>
 
+#include <thread>
+
 #include "claude/sdk/client.hpp"
 #include "claude/sdk/query.hpp"
 #include "scripted_cli.hpp"
@@ -364,6 +366,41 @@ TEST(QueryTest, StdinStaysOpenUntilIdleWhenCallbacksAreSet) {
   EXPECT_TRUE(cli.wait_input_ended(kWait));
   cli.finish(ExitStatus{0, std::nullopt, false});
   EXPECT_TRUE(q.collect().empty()) << "sdk_host_only frames must not reach the user";
+}
+
+// The reader thread can see the whole run end before query() has marked stdin for closing at
+// run end (the thread that wrote the prompt was descheduled): stdin must still be closed.
+TEST(QueryTest, RunThatEndsBeforeQueryReturnsStillClosesStdin) {
+  auto slot = std::make_shared<InMemoryTransport*>(nullptr);
+  InMemoryTransport::Config config;
+  config.responder = [slot](const std::string& frame) {
+    json j = json::parse(frame);
+    if (j.value("type", "") == "control_request") {
+      (*slot)->push_json({{"type", "control_response"},
+                          {"response",
+                           {{"subtype", "success"},
+                            {"request_id", j["request_id"]},
+                            {"response", {{"commands", json::array()}}}}}});
+    } else if (j.value("type", "") == "user") {
+      (*slot)->push_json(session_state("running"));
+      (*slot)->push_json(result_line());
+      (*slot)->push_json(session_state("idle"));
+      // Hold the writing thread until the reader has taken every line, as a descheduled
+      // thread would.
+      std::this_thread::sleep_for(200ms);
+    }
+  };
+  auto owned = std::make_unique<InMemoryTransport>(config);
+  *slot = owned.get();
+  InMemoryTransport& cli = *owned;
+  Options o;
+  o.can_use_tool = [](const ToolPermissionRequest&, const CancelToken&) {
+    return PermissionDecision::allowed();
+  };
+  auto q = query("hi", o, std::move(owned));
+  EXPECT_TRUE(cli.wait_input_ended(kWait)) << "the run ended first and stdin stayed open";
+  cli.finish(ExitStatus{0, std::nullopt, false});
+  EXPECT_EQ(q.collect().size(), 1u);
 }
 
 TEST(QueryTest, WithoutSessionStateStdinClosesAtTheFirstResultWithNoAgentRunning) {

@@ -195,6 +195,21 @@ TEST(SubprocessTransportTest, WriteToAnExitedChildFailsWithoutRaisingSigpipe) {
       ConnectionError);
 }
 
+TEST(SubprocessTransportTest, WriteToAnExitedChildCarriesItsStderrTail) {
+  SubprocessTransport t(sh("exec 0<&-; echo 'error: unknown option --frob' >&2; exit 2"));
+  t.connect();
+  try {
+    for (int i = 0; i < 100; ++i) t.write(std::string(4096, 'x') + "\n");
+    FAIL() << "no exception";
+  } catch (const ConnectionError& e) {
+    EXPECT_EQ(e.stderr_tail(), "error: unknown option --frob");
+    const std::string message = e.what();
+    EXPECT_NE(message.find("(exit code 2)"), std::string::npos) << message;
+    EXPECT_NE(message.find("stderr tail:\nerror: unknown option --frob"), std::string::npos)
+        << message;
+  }
+}
+
 TEST(SubprocessTransportTest, DestructorReapsARunningChild) {
   int pid;
   {

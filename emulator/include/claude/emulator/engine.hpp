@@ -19,6 +19,8 @@
 // What it costs: each SDK line is parsed once; each waiting step scans the pending queue. Steps
 // pause while 1 MiB of output waits to be taken (next_deadline() is then "now").
 // Verbatim steps (recordings) are moved out when sent, so memory shrinks as a replay goes on.
+// With EngineOptions::speed > 0, a recording's output steps wait for their recorded time
+// (next_deadline() says when), measured from the SDK line that caused them.
 #pragma once
 
 #include <cstdint>
@@ -47,6 +49,11 @@ using Environment = std::vector<std::pair<std::string, std::string>>;
 struct EngineOptions {
   std::uint64_t seed = 0x2545F4914F6CDD1DULL;  // request ids are reproducible run to run
   int pid = 0;                                 // reported in the default initialize reply
+  // Pacing of steps that carry a recorded `t` (recordings): 0 plays them as fast as possible;
+  // X > 0 holds each output step (send, raw, stderr, exit, kill) until (its t - the anchor's t)
+  // / X has passed since the anchor went live. The anchor is the last SDK line or stdin EOF a
+  // recorded step consumed (its arrival time), or the start of the run.
+  double speed = 0;
 };
 
 class Engine {
@@ -94,6 +101,7 @@ class Engine {
   std::string fresh_request_id();
   Json auto_initialize_reply(const Json& request_id) const;
   Millis timeout_of(const Step* step) const;
+  std::optional<Millis> paced_until(const Step& step) const;
 
   Scenario scenario_;
   Invocation invocation_;
@@ -119,7 +127,10 @@ class Engine {
   std::string chunk_bytes_;        // rest of a chunked send
   std::size_t chunk_next_ = 0;     // index of the next chunk size
   Millis start_ = 0;
-  Millis now_ = 0;  // time of the event being handled
+  Millis now_ = 0;              // time of the event being handled
+  Millis anchor_live_ = 0;      // --speed: when the anchor happened in this run
+  double anchor_recorded_ = 0;  // --speed: the anchor's recorded t (s)
+  Millis eof_at_ = 0;           // when stdin EOF arrived
   bool eof_ = false;
   bool finished_ = false;
   std::uint64_t rng_state_;

@@ -4,8 +4,8 @@
 // in both `--flag value` and `--flag=value` forms, and keeps them for the scenario's argv checks.
 // Flags known to take a value consume the next token; known switches (`--verbose`, `--continue`,
 // …) never do; an unknown `--flag` takes the next token as its value unless that token starts
-// with '-'. `--scenario FILE` / `--scenario=FILE` may appear anywhere (the TS SDK prepends
-// `executableArgs`).
+// with '-'. `--scenario FILE` / `--scenario=FILE` and `--speed X` may appear anywhere (the TS SDK
+// prepends `executableArgs`); neither is kept among the flags.
 //
 // How it fails: a flag that needs a value and has none is reported in `error` (exit 2 upstream).
 //
@@ -30,8 +30,9 @@ struct Invocation {
   std::vector<Flag> flags;               // every flag except --scenario, in order
   std::vector<std::string> positionals;  // e.g. a legacy `--print <prompt>` prompt
   std::optional<std::string> scenario_path;
-  bool version = false;  // -v / --version
-  bool help = false;     // -h / --help
+  std::optional<double> speed;  // --speed X: pace a replayed recording (see parse_speed)
+  bool version = false;         // -v / --version
+  bool help = false;            // -h / --help
   std::optional<std::string> error;
 
   // True when a flag named `spec` is present ("--flag"), or present with that value
@@ -40,6 +41,10 @@ struct Invocation {
 };
 
 Invocation parse_invocation(std::span<const std::string> args);
+
+// A replay speed: a finite decimal number >= 0 ("0", "1", "2.5"). 0 plays as fast as possible,
+// 1 at the recorded pace, 2 twice as fast. nullopt for anything else.
+std::optional<double> parse_speed(std::string_view text);
 
 // Whether a known `claude` flag takes a value.
 bool takes_value(std::string_view flag);

@@ -29,6 +29,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace claude::emulator {
@@ -89,5 +90,8 @@ std::vector<std::string> referenced_variables(const Json& message);
 
 // Compact one-line JSON; invalid UTF-8 is replaced by U+FFFD instead of throwing.
 std::string dump_json(const Json& value);
+
+// One JSON Pointer reference token, `~` and `/` escaped as RFC 6901 says.
+std::string escape_pointer_token(std::string_view token);
 
 }  // namespace claude::emulator

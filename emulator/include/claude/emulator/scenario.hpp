@@ -52,16 +52,17 @@ enum class Dialect : std::uint8_t { stream_json, jsonrpc };
 
 struct Step {
   Verb verb = Verb::send;
-  std::size_t line = 0;             // 1-based line in the source file
-  Json value;                       // message, pattern, request body or payload (see Verb)
-  std::string text;                 // bytes, names, error text (see Verb)
-  bool verbatim = false;            // send: write `text` (a whole line, '\n' included) unchanged
-  std::optional<Json> response;     // request: expect_response pattern
-  std::vector<std::size_t> chunks;  // send: byte counts of the first writes
-  Millis gap_ms = 0;                // send: pause between chunks
-  std::optional<Millis> within_ms;  // expect, request, expect_eof: overrides header timeout_ms
-  Millis ms = 0;                    // sleep
-  int number = 0;                   // exit code or signal number
+  std::size_t line = 0;              // 1-based line in the source file
+  Json value;                        // message, pattern, request body or payload (see Verb)
+  std::string text;                  // bytes, names, error text (see Verb)
+  bool verbatim = false;             // send: write `text` (a whole line, '\n' included) unchanged
+  std::optional<Json> response;      // request: expect_response pattern
+  std::vector<std::size_t> chunks;   // send: byte counts of the first writes
+  Millis gap_ms = 0;                 // send: pause between chunks
+  std::optional<Millis> within_ms;   // expect, request, expect_eof: overrides header timeout_ms
+  Millis ms = 0;                     // sleep
+  int number = 0;                    // exit code or signal number
+  std::optional<double> recorded_t;  // from a recording: the event's `t` (s), for --speed pacing
 };
 
 struct Header {

@@ -3,8 +3,8 @@
 //
 // Secrets: every value passes through the Redactor; values of variables whose names end in
 // _KEY, _TOKEN, _SECRET or _PASSWORD are replaced whole by `<redacted:env:NAME>`, and
-// `add_secret_env_rules` teaches the Redactor those values so they are also removed from the
-// stream lines.
+// `add_secret_env_rules` (redactor.hpp) teaches the Redactor those values so they are also removed
+// from the stream lines.
 //
 // How it fails: it does not; bytes that are not UTF-8 in argv or cwd are replaced by U+FFFD in
 // the header only (forwarding is unaffected).
@@ -29,15 +29,11 @@ struct RecordingHeader {
   std::string started_at;                  // UTC, ISO 8601 with milliseconds
 };
 
-[[nodiscard]] bool is_secret_env_name(std::string_view name) noexcept;
 [[nodiscard]] bool is_recorded_env_name(std::string_view name) noexcept;
 
 // Splits "NAME=VALUE" entries and keeps the recorded names, sorted by name.
 [[nodiscard]] std::vector<std::pair<std::string, std::string>> recorded_env(
     const std::vector<std::string>& environment);
-
-// Adds a literal rule `env:NAME` for every secret-named variable in `environment`.
-void add_secret_env_rules(Redactor& redactor, const std::vector<std::string>& environment);
 
 // The header as one JSON line ending in '\n', redacted.
 [[nodiscard]] std::string encode_header_line(const RecordingHeader& header,

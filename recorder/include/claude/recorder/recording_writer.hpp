@@ -1,15 +1,15 @@
 // RecordingWriter: the recording file — created once, never overwritten, appended to by several
 // pump threads, every batch of events written as soon as it is produced.
 //
-// What it is: a file descriptor opened with O_CREAT|O_EXCL and mode 0600, a queue of encoded
+// What it is: a file descriptor opened with O_CREAT|O_EXCL and mode 0600, a buffer of encoded
 // events, and a gate: events queued before the header is written wait in memory (claude-tee
 // starts forwarding at once, while the header still waits for the real CLI's version) and are
 // written right after it. Events reach the kernel with one write(2) per batch and no user-space
 // buffering, so a SIGKILLed process leaves every event it had flushed; no fsync is done (a
 // machine crash may lose the tail).
 //
-// Ordering: a pump thread appends a chunk's events *before* it forwards the chunk and flushes
-// *after*, so an answer can never be written before the request that caused it.
+// Ordering: events are written in the order they are appended. claude-tee appends from its one
+// recorder thread, which takes chunks in the causal order of its RecordingQueue.
 //
 // How it fails: `create` throws RecordingError naming the path and errno text (existing file,
 // missing permission, …). A failing write afterwards (disk full) is remembered in `error()`

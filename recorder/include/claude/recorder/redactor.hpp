@@ -11,6 +11,9 @@
 // How it fails: a rule that RE2 rejects throws RedactionError naming its origin (`file:line`)
 // and RE2's reason; an unreadable rules file throws too. Redacting never fails.
 //
+// claude-tee and fake-claude (its reports and stderr) share these rules: the library is
+// claude::recorded_text, which needs RE2 only.
+//
 // What it costs: one RE2 scan over the union of all rules (per chunk of lines, see
 // may_match_any_line); only lines that match are rewritten, rule by rule. Lines without secrets
 // are not copied. Rules using \A or \z are only honoured per line.
@@ -77,5 +80,12 @@ class Redactor {
   std::unique_ptr<re2::RE2> union_;
   std::unique_ptr<re2::RE2> multiline_union_;
 };
+
+// Secret-named environment variables: names ending in _KEY, _TOKEN, _SECRET or _PASSWORD.
+[[nodiscard]] bool is_secret_env_name(std::string_view name) noexcept;
+
+// Adds a literal rule `env:NAME` for every secret-named variable in `environment` ("NAME=VALUE"
+// entries).
+void add_secret_env_rules(Redactor& redactor, const std::vector<std::string>& environment);
 
 }  // namespace claude::recorder

@@ -1,18 +1,21 @@
 // TeeSession: claude-tee's process shell — runs the real CLI with three pipes, forwards the
 // three streams byte for byte, hands copies to the recorder, and passes the CLI's end through.
 //
-// What it is: one thread per stream doing read(2) → queue events → write(2) → flush, with
-// blocking I/O on the tee's own descriptors (never switched to non-blocking: they are shared
-// with the caller). Forwarding does not wait on the recording; the recording work for a chunk
-// happens while the other side is busy with it. Signals (SIGINT, SIGTERM, SIGHUP, SIGQUIT,
-// SIGUSR1, SIGUSR2) sent to the tee go to the CLI; the tee itself ignores SIGPIPE so a reader
-// that went away stops forwarding on that stream while the recording continues.
+// What it is: one thread per stream doing read(2) → hand a copy to the RecordingQueue → write(2),
+// with blocking I/O on the tee's own descriptors (never switched to non-blocking: they are shared
+// with the caller), and one recorder thread that turns the queued copies into events and writes
+// them. Forwarding never waits for the recording while the queue has room (memory, then its
+// spill file); the recording's `t` is taken on the forwarding thread when the read returns. When
+// the CLI's stdout ends, the tee's stdout is released at once. Signals (SIGINT, SIGTERM, SIGHUP,
+// SIGQUIT, SIGUSR1, SIGUSR2) sent to the tee go to the CLI; the tee itself ignores SIGPIPE so a
+// reader that went away stops forwarding on that stream while the recording continues.
 //
 // How it fails: `run` throws TeeError when the CLI cannot be started (the recording file is then
 // removed). Everything after the start is reported in the outcome, never thrown.
 //
-// What it costs: three threads, a 256 KiB buffer per stream, and a one-off `<cli> --version`
-// probe in parallel with the session (skipped when the version is given).
+// What it costs: four threads, a 256 KiB buffer per stream, up to 16 MiB of queued copies (then
+// the spill file, see RecordingQueue), and a one-off `<cli> --version` probe in parallel with
+// the session (skipped when the version is given).
 #pragma once
 
 #include <chrono>
@@ -49,7 +52,8 @@ struct ChildOutcome {
   int value = 0;  // exit code, or signal number when `signaled`
 };
 
-// Runs the session to its end and writes the recording's last event. It blocks the handled
+// Runs the session to its end, waits until everything read is recorded, and writes the
+// recording's last event. It blocks the handled
 // signals and leaves them blocked (a late SIGTERM must not end the tee differently from the CLI),
 // and pump threads still stuck in read(2) keep using `writer`: end the process right after, with
 // end_like(). Call it from the main thread before any other thread exists.

@@ -6,8 +6,13 @@
 // is involved.
 //
 //   CLINotFoundError   no executable found; `searched()` lists every place that was looked at
-//   ConnectionError    the CLI could not be started or written to (bad cwd, exec failure, EPIPE)
+//   ConnectionError    the CLI could not be started or written to (bad cwd, exec failure, EPIPE),
+//                      or its stream ended before it answered; carries the stderr tail when the
+//                      CLI ran
 //   ProcessError       the CLI ended badly: non-zero exit or a signal; carries the stderr tail
+//
+// Both put the tail in their message the same way (`with_stderr_tail`): the last
+// kStderrTailMessageLines lines and at most kStderrTailMessageBytes bytes, after "stderr tail:".
 //   ResultError        a ProcessError whose last `result` was an error; carries that result
 //   ControlError       the peer answered a control request with an error (`error_code` kept)
 //   TimeoutError       a configured timeout fired (initialize, a control request, inactivity)
@@ -25,6 +30,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "claude/sdk/message.hpp"
@@ -47,9 +53,22 @@ class CLINotFoundError : public SdkError {
   std::vector<std::string> searched_;
 };
 
+inline constexpr std::size_t kStderrTailMessageLines = 20;
+inline constexpr std::size_t kStderrTailMessageBytes = 4096;
+
+// `what`, then — when `stderr_tail` is not empty — "\nstderr tail:\n" and the last
+// kStderrTailMessageLines lines / kStderrTailMessageBytes bytes of it.
+[[nodiscard]] std::string with_stderr_tail(const std::string& what, std::string_view stderr_tail);
+
 class ConnectionError : public SdkError {
  public:
-  using SdkError::SdkError;
+  explicit ConnectionError(const std::string& what) : SdkError(what) {}
+  ConnectionError(const std::string& what, std::string stderr_tail);
+  // What the CLI wrote to stderr before the connection failed (empty when it never ran).
+  [[nodiscard]] const std::string& stderr_tail() const noexcept { return stderr_tail_; }
+
+ private:
+  std::string stderr_tail_;
 };
 
 // How the CLI process ended.

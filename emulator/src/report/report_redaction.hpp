@@ -1,0 +1,34 @@
+// ReportRedaction: removes secrets from what fake-claude writes about a session (the JSON report
+// and its stderr lines), with the same rules claude-tee applies to recordings
+// (claude/recorder/redactor.hpp): Anthropic keys and OAuth tokens, bearer tokens, OAuth token
+// fields, and the values of fake-claude's own secret-named environment variables (_KEY, _TOKEN,
+// _SECRET, _PASSWORD). The argv, the transcript previews, closest lines and differences all come
+// from the SDK under test and may carry a secret; every string of the report is scanned.
+//
+// How it fails: it does not (the built-in rules are constants).
+//
+// What it costs: one RE2 scan of the rule union per string; only strings that match are copied.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "claude/emulator/engine.hpp"
+#include "claude/emulator/pattern.hpp"
+#include "claude/recorder/redactor.hpp"
+
+namespace claude::emulator::detail {
+
+class ReportRedaction {
+ public:
+  explicit ReportRedaction(const Environment& environment);
+
+  // Redacts every string value (and object key) of `value`, recursively.
+  void redact(Json& value) const;
+  [[nodiscard]] std::string redact(std::string_view text) const;
+
+ private:
+  recorder::Redactor redactor_;
+};
+
+}  // namespace claude::emulator::detail

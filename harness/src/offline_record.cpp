@@ -1,0 +1,659 @@
+// `harness record --offline`: model-stub + claude-tee + the real CLI in a loopback-only network
+// namespace. The parent checks the command line and the model script, then forks one helper
+// process that enters the namespace (unshare(2) needs a single-threaded caller, and the parent
+// must stay outside), starts model-stub, runs CMD and cleans up; the helper sends its messages
+// and CMD's status back over a pipe as one JSON object.
+#include "claude/harness/offline_record.hpp"
+
+#include <fcntl.h>
+#include <net/if.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <sstream>
+
+#include "claude/harness/command_runner.hpp"
+#include "claude/harness/exit_codes.hpp"
+#include "claude/harness/shim_directory.hpp"
+#include "claude/harness/tool_locator.hpp"
+
+extern char** environ;
+
+namespace claude::harness {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kFakeKey = "sk-ant-fake-offline-record-0000";
+
+constexpr const char* kHelp =
+    R"(Usage: harness record --offline --model-script FILE -o OUT [--model-log FILE]
+                      [--real-cli PATH] [--netns auto|required|off] [--fresh-cwd] -- CMD...
+
+Records the real Claude Code CLI with no API key and no network: model-stub answers the CLI from
+the model script FILE on 127.0.0.1, and CMD runs with `claude` -> claude-tee -> the real CLI
+(recording to OUT) under the offline environment: a fresh temporary HOME, a fake API key,
+ANTHROPIC_BASE_URL = the stub, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC, DISABLE_TELEMETRY,
+DISABLE_AUTOUPDATER, DISABLE_ERROR_REPORTING = 1, ENABLE_TOOL_SEARCH=false; the caller's
+ANTHROPIC_* and CLAUDE_* variables are not passed on. CMD can also start claude-tee directly:
+CLAUDE_TEE_OUT and CLAUDE_TEE_REAL_CLI are set.
+
+  --netns auto       (default) run in a fresh network namespace holding only loopback when the
+                     machine allows it (unshare(2), as root or through a user namespace),
+                     otherwise without one, relying on the traffic-disabling variables
+  --netns required   fail (exit 3) when no namespace can be made
+  --netns off        never make one
+  --model-log FILE   the stub's request log (default OUT.model-log.ndjson)
+  --real-cli PATH    the real CLI (default: CLAUDE_TEE_REAL_CLI, else `claude` on PATH)
+  --fresh-cwd        run CMD in an empty temporary directory (no project files for the CLI)
+
+One line says whether the run was isolated. OUT and the model log are never overwritten.
+Exit status: 0 recorded; 2 usage, bad model script (file:line), no real CLI, OUT or the model
+log exists; 3 model-stub did not start, --netns required impossible, CMD failed or never ran
+claude.
+)";
+
+bool is_executable_file(const fs::path& p) {
+  std::error_code ec;
+  return fs::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
+}
+
+bool same_file(const fs::path& a, const fs::path& b) {
+  std::error_code ec;
+  return fs::equivalent(a, b, ec) && !ec;
+}
+
+fs::path locate_model_stub() {
+  std::vector<fs::path> candidates;
+  std::error_code ec;
+  const auto self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) candidates.push_back(self.parent_path() / "model-stub");
+#ifdef HARNESS_BUILD_MODEL_STUB
+  candidates.emplace_back(HARNESS_BUILD_MODEL_STUB);
+#endif
+  std::string looked;
+  for (const auto& c : candidates) {
+    if (is_executable_file(c)) return c;
+    looked += (looked.empty() ? "" : ", ") + c.string();
+  }
+  throw ToolNotFound("model-stub not found (looked at " + looked + ")");
+}
+
+// --real-cli, else CLAUDE_TEE_REAL_CLI, else the first `claude` on PATH that is not claude-tee.
+std::optional<fs::path> resolve_real_cli(const fs::path& given, const fs::path& tee,
+                                         std::string& why) {
+  if (!given.empty()) {
+    if (is_executable_file(given)) return fs::absolute(given);
+    why = "--real-cli " + given.string() + " is not an executable file";
+    return std::nullopt;
+  }
+  if (const char* env = std::getenv("CLAUDE_TEE_REAL_CLI"); env != nullptr && *env != '\0') {
+    if (is_executable_file(env)) return fs::absolute(env);
+    why = "CLAUDE_TEE_REAL_CLI=" + std::string(env) + " is not an executable file";
+    return std::nullopt;
+  }
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(path != nullptr ? path : "");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    const fs::path candidate = fs::path(dir.empty() ? "." : dir) / "claude";
+    if (is_executable_file(candidate) && !same_file(candidate, tee)) {
+      return fs::absolute(candidate);
+    }
+  }
+  why =
+      "no real CLI: give --real-cli PATH, set CLAUDE_TEE_REAL_CLI, or put `claude` on PATH "
+      "(scripts/install-real-cli installs the pinned one and prints its path)";
+  return std::nullopt;
+}
+
+// Runs argv to completion with stdout and stderr captured together.
+struct Captured {
+  bool started = false;
+  int status = -1;
+  std::string output;
+};
+
+Captured capture(const std::vector<std::string>& argv) {
+  Captured c;
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) {
+    c.output = std::string("pipe: ") + std::strerror(errno);
+    return c;
+  }
+  posix_spawn_file_actions_t actions;
+  ::posix_spawn_file_actions_init(&actions);
+  ::posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
+  ::posix_spawn_file_actions_adddup2(&actions, fds[1], 2);
+  std::vector<std::string> args = argv;
+  std::vector<char*> c_argv;
+  for (auto& s : args) c_argv.push_back(s.data());
+  c_argv.push_back(nullptr);
+  pid_t pid = -1;
+  const int rc = ::posix_spawn(&pid, c_argv[0], &actions, nullptr, c_argv.data(), environ);
+  ::posix_spawn_file_actions_destroy(&actions);
+  ::close(fds[1]);
+  if (rc != 0) {
+    ::close(fds[0]);
+    c.output = argv[0] + ": " + std::strerror(rc);
+    return c;
+  }
+  c.started = true;
+  char buffer[4096];
+  for (;;) {
+    const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
+    if (n > 0) {
+      c.output.append(buffer, static_cast<std::size_t>(n));
+    } else if (n == 0 || errno != EINTR) {
+      break;
+    }
+  }
+  ::close(fds[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  c.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return c;
+}
+
+bool write_proc_file(const char* path, const std::string& text) {
+  const int fd = ::open(path, O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  const bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  ::close(fd);
+  return ok;
+}
+
+// Moves this (single-threaded) process into a fresh network namespace and brings its loopback
+// up. Returns the reason when that is impossible; then nothing has changed, unless the reason
+// starts with "loopback" (the namespace exists but is unusable).
+std::optional<std::string> enter_loopback_namespace() {
+  if (::unshare(CLONE_NEWNET) != 0) {
+    const int plain = errno;
+    const uid_t uid = ::getuid();
+    const gid_t gid = ::getgid();
+    if (::unshare(CLONE_NEWUSER | CLONE_NEWNET) != 0) {
+      return std::string("unshare(CLONE_NEWNET): ") + std::strerror(plain) +
+             "; with a user namespace: " + std::strerror(errno);
+    }
+    // Keep our own identity inside the user namespace.
+    write_proc_file("/proc/self/setgroups", "deny");
+    if (!write_proc_file("/proc/self/uid_map",
+                         std::to_string(uid) + " " + std::to_string(uid) + " 1\n") ||
+        !write_proc_file("/proc/self/gid_map",
+                         std::to_string(gid) + " " + std::to_string(gid) + " 1\n")) {
+      return std::string("loopback: cannot map ids in the user namespace: ") + std::strerror(errno);
+    }
+  }
+  const int sock = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  if (sock < 0) return std::string("loopback: socket: ") + std::strerror(errno);
+  ifreq ifr{};
+  std::strncpy(ifr.ifr_name, "lo", IFNAMSIZ - 1);
+  const bool up = ::ioctl(sock, SIOCGIFFLAGS, &ifr) == 0 &&
+                  (ifr.ifr_flags = static_cast<short>(ifr.ifr_flags | IFF_UP | IFF_RUNNING),
+                   ::ioctl(sock, SIOCSIFFLAGS, &ifr) == 0);
+  const int e = errno;
+  ::close(sock);
+  if (!up) return std::string("loopback: cannot bring lo up: ") + std::strerror(e);
+  return std::nullopt;
+}
+
+// model-stub running with the script; stopped (SIGTERM, then SIGKILL after 5 s) when destroyed.
+class RunningStub {
+ public:
+  RunningStub(const fs::path& stub, const fs::path& script, const fs::path& log,
+              const fs::path& stderr_file) {
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0) {
+      error_ = std::string("pipe: ") + std::strerror(errno);
+      return;
+    }
+    posix_spawn_file_actions_t actions;
+    ::posix_spawn_file_actions_init(&actions);
+    ::posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
+    ::posix_spawn_file_actions_addopen(&actions, 2, stderr_file.c_str(),
+                                       O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ::posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    std::vector<std::string> args{stub.string(), "--script", script.string(), "--log", log.string(),
+                                  "--port",      "0"};
+    std::vector<char*> c_argv;
+    for (auto& s : args) c_argv.push_back(s.data());
+    c_argv.push_back(nullptr);
+    const int rc = ::posix_spawn(&pid_, stub.c_str(), &actions, nullptr, c_argv.data(), environ);
+    ::posix_spawn_file_actions_destroy(&actions);
+    ::close(fds[1]);
+    if (rc != 0) {
+      ::close(fds[0]);
+      pid_ = -1;
+      error_ = stub.string() + ": " + std::strerror(rc);
+      return;
+    }
+    read_url(fds[0], stderr_file);
+    ::close(fds[0]);
+  }
+  ~RunningStub() { stop(); }
+  RunningStub(const RunningStub&) = delete;
+  RunningStub& operator=(const RunningStub&) = delete;
+
+  [[nodiscard]] const std::string& url() const { return url_; }
+  [[nodiscard]] const std::string& error() const { return error_; }
+
+  void stop() {
+    if (pid_ <= 0) return;
+    ::kill(pid_, SIGTERM);
+    int status = 0;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (::waitpid(pid_, &status, WNOHANG) == 0) {
+      if (std::chrono::steady_clock::now() > deadline) {
+        ::kill(pid_, SIGKILL);
+        ::waitpid(pid_, &status, 0);
+        break;
+      }
+      ::usleep(10'000);
+    }
+    pid_ = -1;
+  }
+
+ private:
+  // The stub prints its URL as its only stdout line once it listens.
+  void read_url(int fd, const fs::path& stderr_file) {
+    std::string line;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (line.find('\n') == std::string::npos) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0) break;
+      pollfd p{fd, POLLIN, 0};
+      const int ready = ::poll(&p, 1, static_cast<int>(left.count()));
+      if (ready < 0 && errno == EINTR) continue;
+      if (ready <= 0) break;
+      char buffer[256];
+      const ssize_t n = ::read(fd, buffer, sizeof buffer);
+      if (n <= 0) break;
+      line.append(buffer, static_cast<std::size_t>(n));
+    }
+    if (const auto nl = line.find('\n'); nl != std::string::npos && line.starts_with("http://")) {
+      url_ = line.substr(0, nl);
+      return;
+    }
+    std::ifstream in(stderr_file);
+    std::ostringstream text;
+    text << in.rdbuf();
+    error_ = "model-stub did not start: " + text.str();
+    stop();
+  }
+
+  pid_t pid_ = -1;
+  std::string url_;
+  std::string error_;
+};
+
+// The environment CMD gets: ours without HOME, ANTHROPIC_*, CLAUDE_* and the offline variables,
+// plus the offline set.
+std::vector<std::string> offline_environment(const std::map<std::string, std::string>& set) {
+  std::vector<std::string> env;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string entry = *e;
+    const std::string name = entry.substr(0, entry.find('='));
+    if (name.starts_with("ANTHROPIC_") || name.starts_with("CLAUDE") || set.count(name) != 0) {
+      continue;
+    }
+    env.push_back(entry);
+  }
+  for (const auto& [name, value] : set) env.push_back(name + "=" + value);
+  return env;
+}
+
+struct Prepared {
+  fs::path script, output, model_log, real_cli, tee, stub;
+};
+
+// What the helper process does; `report` collects what goes back to the parent.
+void run_inside(const Prepared& p, const OfflineRecordOptions& options, nlohmann::json& report) {
+  std::ostringstream out, err;
+  auto finish = [&](int code) {
+    report["rc"] = code;
+    report["out"] = out.str();
+    report["err"] = err.str();
+  };
+  report["isolated"] = false;
+  if (options.netns != NetnsMode::off) {
+    if (const auto why = enter_loopback_namespace()) {
+      if (options.netns == NetnsMode::required || why->starts_with("loopback")) {
+        err << "harness record: a fresh network namespace was required but cannot be made: " << *why
+            << '\n';
+        return finish(kExitCommandFailed);
+      }
+      out << "harness: offline run NOT isolated (" << *why
+          << "); relying on the traffic-disabling variables\n";
+    } else {
+      report["isolated"] = true;
+      out << "harness: offline run isolated in a fresh network namespace (loopback only)\n";
+    }
+  } else {
+    out << "harness: offline run NOT isolated (--netns off); relying on the traffic-disabling "
+           "variables\n";
+  }
+
+  std::string tmpl = (fs::temp_directory_path() / "harness-offline-XXXXXX").string();
+  if (::mkdtemp(tmpl.data()) == nullptr) {
+    err << "harness record: " << tmpl << ": " << std::strerror(errno) << '\n';
+    return finish(kExitCommandFailed);
+  }
+  const fs::path work = tmpl;
+  struct RemoveWork {
+    fs::path dir;
+    ~RemoveWork() {
+      std::error_code ec;
+      fs::remove_all(dir, ec);
+    }
+  } remove_work{work};
+  std::error_code ec;
+  fs::create_directory(work / "home", ec);
+
+  RunningStub stub(p.stub, p.script, p.model_log, work / "stub.err");
+  if (stub.url().empty()) {
+    err << "harness record: " << stub.error() << '\n';
+    return finish(kExitCommandFailed);
+  }
+  std::optional<ShimDirectory> shim;
+  try {
+    shim.emplace(p.tee);
+  } catch (const std::exception& e) {
+    err << "harness record: " << e.what() << '\n';
+    return finish(kExitCommandFailed);
+  }
+  const char* path = std::getenv("PATH");
+  const auto env = offline_environment({
+      {"HOME", (work / "home").string()},
+      {"PATH", shim->path().string() + ":" + (path != nullptr ? path : "/usr/bin:/bin")},
+      {"ANTHROPIC_API_KEY", kFakeKey},
+      {"ANTHROPIC_BASE_URL", stub.url()},
+      {"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1"},
+      {"DISABLE_TELEMETRY", "1"},
+      {"DISABLE_AUTOUPDATER", "1"},
+      {"DISABLE_ERROR_REPORTING", "1"},
+      {"ENABLE_TOOL_SEARCH", "false"},
+      {"CLAUDE_TEE_OUT", p.output.string()},
+      {"CLAUDE_TEE_REAL_CLI", p.real_cli.string()},
+  });
+  if (options.command_stdout) {
+    const int fd =
+        ::open(options.command_stdout->c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0 || ::dup2(fd, 1) < 0) {
+      err << "harness record: " << options.command_stdout->string() << ": " << std::strerror(errno)
+          << '\n';
+      return finish(kExitUsage);
+    }
+    ::close(fd);
+  }
+  if (options.fresh_cwd) {
+    fs::create_directory(work / "cwd", ec);
+    if (ec || ::chdir((work / "cwd").c_str()) != 0) {
+      err << "harness record: " << (work / "cwd").string() << ": cannot enter\n";
+      return finish(kExitCommandFailed);
+    }
+  }
+  const CommandResult result = run_command(options.command, env);
+  stub.stop();
+  report["command_started"] = result.started;
+  report["command_signaled"] = result.signaled;
+  report["command_value"] = result.value;
+  if (!result.started) {
+    err << "harness: " << result.describe() << '\n';
+    return finish(kExitCommandFailed);
+  }
+  if (!fs::exists(p.output)) {
+    err << "harness: CMD ended (" << result.describe()
+        << ") without running claude: nothing recorded\n";
+    return finish(kExitCommandFailed);
+  }
+  if (!result.succeeded()) {
+    err << "harness: CMD failed (" << result.describe() << "); recording kept at "
+        << p.output.string() << '\n';
+    return finish(kExitCommandFailed);
+  }
+  out << "harness: recorded " << p.output.string() << " (model log " << p.model_log.string()
+      << ")\n";
+  finish(kExitPass);
+}
+
+volatile sig_atomic_t g_helper = 0;
+
+void pass_on(int sig) {
+  if (g_helper > 0) ::kill(static_cast<pid_t>(g_helper), sig);
+}
+
+// Forks the helper, relays its report.
+OfflineRecordResult run_helper(const Prepared& p, const OfflineRecordOptions& options,
+                               std::ostream& out, std::ostream& err) {
+  OfflineRecordResult result;
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) {
+    err << "harness record: pipe: " << std::strerror(errno) << '\n';
+    result.exit_code = kExitCommandFailed;
+    return result;
+  }
+  out.flush();
+  err.flush();
+  std::cout.flush();
+  std::cerr.flush();
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    err << "harness record: fork: " << std::strerror(errno) << '\n';
+    ::close(fds[0]);
+    ::close(fds[1]);
+    result.exit_code = kExitCommandFailed;
+    return result;
+  }
+  if (pid == 0) {
+    ::close(fds[0]);
+    nlohmann::json report;
+    try {
+      run_inside(p, options, report);
+    } catch (const std::exception& e) {
+      report["rc"] = kExitCommandFailed;
+      report["err"] = std::string("harness record: ") + e.what() + '\n';
+    }
+    const std::string text = report.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    std::size_t done = 0;
+    while (done < text.size()) {
+      const ssize_t n = ::write(fds[1], text.data() + done, text.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      done += static_cast<std::size_t>(n);
+    }
+    ::_exit(0);
+  }
+  ::close(fds[1]);
+  g_helper = pid;
+  struct sigaction sa {};
+  sa.sa_handler = pass_on;
+  struct sigaction old_int {
+  }, old_term{}, old_hup{};
+  ::sigaction(SIGINT, &sa, &old_int);
+  ::sigaction(SIGTERM, &sa, &old_term);
+  ::sigaction(SIGHUP, &sa, &old_hup);
+  std::string text;
+  char buffer[4096];
+  for (;;) {
+    const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
+    if (n > 0) {
+      text.append(buffer, static_cast<std::size_t>(n));
+    } else if (n == 0 || errno != EINTR) {
+      break;
+    }
+  }
+  ::close(fds[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  g_helper = 0;
+  ::sigaction(SIGINT, &old_int, nullptr);
+  ::sigaction(SIGTERM, &old_term, nullptr);
+  ::sigaction(SIGHUP, &old_hup, nullptr);
+  const auto report = nlohmann::json::parse(text, nullptr, false);
+  if (report.is_discarded() || !report.is_object()) {
+    err << "harness record: the offline helper process died ("
+        << (WIFSIGNALED(status) ? "signal " + std::to_string(WTERMSIG(status))
+                                : "exit " + std::to_string(WEXITSTATUS(status)))
+        << ")\n";
+    result.exit_code = kExitCommandFailed;
+    return result;
+  }
+  out << report.value("out", "");
+  err << report.value("err", "");
+  result.exit_code = report.value("rc", kExitCommandFailed);
+  result.isolated = report.value("isolated", false);
+  result.command_started = report.value("command_started", false);
+  result.command_signaled = report.value("command_signaled", false);
+  result.command_value = report.value("command_value", 0);
+  return result;
+}
+
+}  // namespace
+
+OfflineRecordResult record_offline(const OfflineRecordOptions& options, std::ostream& out,
+                                   std::ostream& err) {
+  OfflineRecordResult result;
+  result.exit_code = kExitUsage;
+  if (options.command.empty() || options.output.empty() || options.model_script.empty()) {
+    err << "harness record --offline: need --model-script FILE, -o OUT and -- CMD...\n";
+    return result;
+  }
+  Prepared p;
+  p.script = fs::absolute(options.model_script);
+  p.output = fs::absolute(options.output);
+  p.model_log = options.model_log.empty() ? fs::path(p.output.string() + ".model-log.ndjson")
+                                          : fs::absolute(options.model_log);
+  for (const auto& f : {p.output, p.model_log}) {
+    std::error_code ec;
+    if (fs::exists(f, ec)) {
+      err << "harness record: " << f.string() << " exists; recordings are never overwritten\n";
+      return result;
+    }
+  }
+  try {
+    p.tee = locate_tool("claude-tee");
+    p.stub = locate_model_stub();
+  } catch (const ToolNotFound& e) {
+    err << "harness record: " << e.what() << '\n';
+    return result;
+  }
+  std::string why;
+  const auto real = resolve_real_cli(options.real_cli, p.tee, why);
+  if (!real) {
+    err << "harness record: " << why << '\n';
+    return result;
+  }
+  p.real_cli = *real;
+  // A bad model script is the caller's input error: stop before anything runs.
+  const Captured check = capture({p.stub.string(), "--script", p.script.string(), "--check"});
+  if (!check.started || check.status != 0) {
+    err << check.output;
+    if (!check.output.empty() && check.output.back() != '\n') err << '\n';
+    result.exit_code =
+        check.started && check.status == kExitUsage ? kExitUsage : kExitCommandFailed;
+    return result;
+  }
+  return run_helper(p, options, out, err);
+}
+
+bool wants_offline_record(const std::vector<std::string>& args) {
+  for (const auto& a : args) {
+    if (a == "--") return false;
+    if (a == "--offline") return true;
+  }
+  return false;
+}
+
+int record_offline_command(const std::vector<std::string>& args, std::ostream& out,
+                           std::ostream& err) {
+  OfflineRecordOptions options;
+  const std::vector<std::string> valued{"-o",          "--output",   "--model-script",
+                                        "--model-log", "--real-cli", "--netns"};
+  std::string netns = "auto";
+  bool have_script = false, have_output = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::string a = args[i];
+    if (a == "--") {
+      options.command.assign(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
+      break;
+    }
+    if (a == "--help" || a == "-h") {
+      out << kHelp;
+      return kExitPass;
+    }
+    if (a == "--offline") continue;
+    if (a == "--fresh-cwd") {
+      options.fresh_cwd = true;
+      continue;
+    }
+    std::string value;
+    bool inline_value = false;
+    if (const auto eq = a.find('='); a.starts_with("--") && eq != std::string::npos) {
+      value = a.substr(eq + 1);
+      a = a.substr(0, eq);
+      inline_value = true;
+    }
+    if (std::find(valued.begin(), valued.end(), a) == valued.end()) {
+      err << "harness record --offline: unexpected argument '" << args[i] << "'\n" << kHelp;
+      return kExitUsage;
+    }
+    if (!inline_value) {
+      if (i + 1 >= args.size()) {
+        err << "harness record --offline: " << a << " needs a value\n" << kHelp;
+        return kExitUsage;
+      }
+      value = args[++i];
+    }
+    if (a == "-o" || a == "--output") {
+      options.output = value;
+      have_output = true;
+    } else if (a == "--model-script") {
+      options.model_script = value;
+      have_script = true;
+    } else if (a == "--model-log") {
+      options.model_log = value;
+    } else if (a == "--real-cli") {
+      options.real_cli = value;
+    } else {
+      netns = value;
+    }
+  }
+  if (netns == "auto") {
+    options.netns = NetnsMode::automatic;
+  } else if (netns == "required") {
+    options.netns = NetnsMode::required;
+  } else if (netns == "off") {
+    options.netns = NetnsMode::off;
+  } else {
+    err << "harness record --offline: --netns must be auto, required or off, not '" << netns
+        << "'\n";
+    return kExitUsage;
+  }
+  if (!have_script || !have_output || options.command.empty() || options.output.empty() ||
+      options.model_script.empty()) {
+    err << "harness record --offline: need --model-script FILE, -o OUT and -- CMD...\n" << kHelp;
+    return kExitUsage;
+  }
+  return record_offline(options, out, err).exit_code;
+}
+
+}  // namespace claude::harness
