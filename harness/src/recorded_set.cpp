@@ -169,6 +169,20 @@ std::optional<std::string> recording_cli_version(const fs::path& recording) {
   return header["cli_version"].get<std::string>();
 }
 
+// A driver reports an SDK error as an observation and exits 0, so a CLI that never ran a session
+// (crashed, not a CLI at all) shows only in the recording: no `result` on its stdout.
+bool recorded_a_result(const fs::path& recording) {
+  std::ifstream in(recording);
+  for (std::string text; std::getline(in, text);) {
+    if (text.find("\"dir\":\"out\"") == std::string::npos) continue;
+    const Json event = Json::parse(text, nullptr, false);
+    if (!event.is_object() || !event.contains("line") || !event["line"].is_string()) continue;
+    const Json line = Json::parse(event["line"].get<std::string>(), nullptr, false);
+    if (line.is_object() && line.value("type", "") == "result") return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 int record_set(const RecordSetOptions& options, std::ostream& out, std::ostream& err) {
@@ -310,9 +324,14 @@ int record_set(const RecordSetOptions& options, std::ostream& out, std::ostream&
         err << run_out.str();
         return kExitUsage;
       }
-      if (r.exit_code != kExitPass || bad_obs) {
+      const bool session = r.exit_code == kExitPass && recorded_a_result(recording);
+      if (r.exit_code != kExitPass || bad_obs || !session) {
         err << run_out.str();
         if (bad_obs) err << "harness record-set: " << *bad_obs << '\n';
+        if (r.exit_code == kExitPass && !session) {
+          err << "harness record-set: " << recording.string()
+              << ": the CLI printed no `result`: it did not run the session\n";
+        }
         err << "harness record-set: " << label << ": recording failed\n";
         rc = kExitCommandFailed;
         continue;

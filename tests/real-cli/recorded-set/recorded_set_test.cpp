@@ -403,6 +403,17 @@ TEST_F(OfflineRecord, RecordSetRegeneratesOneCaseIntoAnotherDirectory) {
             normalised(Json::parse(slurp(dir / "cpp.observations.json"))));
 }
 
+// The driver turns the SDK's error into an observation and exits 0; the missing `result` in the
+// recording is what shows that the "CLI" never ran a session.
+TEST_F(OfflineRecord, RecordSetFailsWhenTheCliRunsNoSession) {
+  const fs::path out = tmp_ / "set";
+  const Outcome r = run({HARNESS_PATH, "record-set", kSet.string(), "-o", out.string(),
+                         "--real-cli", "/bin/false", "--sdk", "cpp", "--case", "plain-text"});
+  EXPECT_EQ(r.code, 3) << r.out << r.err;
+  EXPECT_NE(r.err.find("printed no `result`"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("plain-text/cpp: recording failed"), std::string::npos) << r.err;
+}
+
 TEST_F(OfflineRecord, RecordSetRejectsABadSetFileWithItsLine) {
   const fs::path set = tmp_ / "bad-set";
   fs::create_directories(set);
