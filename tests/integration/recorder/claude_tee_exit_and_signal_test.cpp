@@ -55,6 +55,10 @@ TEST(ClaudeTeeSignals, ForwardsSigtermToTheCli) {
   ChildProcess tee(CLAUDE_TEE_PATH, {"--term-handler"}, tee_env(dir));
   ASSERT_TRUE(tee.wait_for_stdout([](const std::string& out) { return out == "ready\n"; }, 10s));
   tee.send_signal(SIGTERM);
+  // wait() closes the tee's stdin, and the CLI would end at that EOF: let the signal land first.
+  EXPECT_TRUE(tee.wait_for_stdout(
+      [](const std::string& out) { return out == "ready\ngot SIGTERM\n"; }, 10s))
+      << tee.out();
   const auto end = tee.wait();
   EXPECT_FALSE(end.signaled);
   EXPECT_EQ(end.value, 42) << "the CLI's SIGTERM handler decides how the tee ends";
