@@ -7,12 +7,14 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
 #include <regex>
 #include <sstream>
 
+#include "claude/conformance/progress_line.hpp"
 #include "claude/harness/exit_codes.hpp"
 #include "claude/harness/offline_record.hpp"
 #include "claude/harness/tool_locator.hpp"
@@ -25,7 +27,7 @@ using Json = nlohmann::json;
 
 constexpr const char* kHelp =
     R"(Usage: harness record-set SET_DIR [-o OUT_DIR] [--real-cli PATH] [--sdk cpp|ts]...
-                          [--case NAME]... [--netns auto|required|off]
+                          [--case NAME]... [--netns auto|required|off] [--quiet|--verbose]
 
 Regenerates a recorded set (docs/recording-offline.md): for every case listed in
 SET_DIR/set.json and every SDK of the case (or each --sdk given), runs the SDK's driver with the
@@ -36,6 +38,8 @@ itself), then OUT_DIR/set.json with the recording CLI's version. A driver that c
 case (exit 4) is dropped from that case, with the reason under "skipped".
 Drivers: claude-harness-driver-cpp beside harness; `node drivers/ts/driver.mjs` from the source
 tree (install the TS SDK first: tests/compat/ts-sdk/install-sdk).
+On a terminal a live line shows recordings done, failures and the elapsed time; --quiet prints
+only failures and the summary, --verbose also each offline run's own output.
 Exit status: 0 every recording made; 2 usage, bad set.json, no real CLI; 3 a recording failed.
 )";
 
@@ -254,6 +258,18 @@ int record_set(const RecordSetOptions& options, std::ostream& out, std::ostream&
   std::optional<std::string> cli_version;
   int rc = kExitPass;
   int made = 0, skipped_count = 0;
+  std::size_t total = 0;
+  for (const auto& c : written["cases"]) {
+    if (options.cases.empty() ||
+        std::find(options.cases.begin(), options.cases.end(), c["name"]) != options.cases.end()) {
+      total += options.sdks.empty() ? c["sdks"].size() : options.sdks.size();
+    }
+  }
+  conformance::ProgressLine progress(out, "harness record-set", total,
+                                     options.progress && !options.quiet);
+  const auto say = [&](const std::string& line) {
+    if (!options.quiet) progress.print_above(line);
+  };
   for (auto& c : written["cases"]) {
     const std::string name = c["name"];
     if (!options.cases.empty() &&
@@ -306,6 +322,7 @@ int record_set(const RecordSetOptions& options, std::ostream& out, std::ostream&
       }
       std::ostringstream run_out;
       const OfflineRecordResult r = record_offline(run, run_out, err);
+      if (options.verbose) progress.print_above(run_out.str());
       Json array;
       std::string unsupported;
       const auto bad_obs = observations_array(raw, array, unsupported);
@@ -315,9 +332,10 @@ int record_set(const RecordSetOptions& options, std::ostream& out, std::ostream&
         for (const auto& f : {recording, model_log}) fs::remove(f, ec);
         skipped[sdk] = unsupported.empty() ? "the driver cannot express this case" : unsupported;
         listed.erase(std::remove(listed.begin(), listed.end(), sdk), listed.end());
-        out << "record-set: " << label << ": skipped, the " << sdk
-            << " driver cannot express it: " << skipped[sdk].get<std::string>() << '\n';
+        say("record-set: " + label + ": skipped, the " + sdk +
+            " driver cannot express it: " + skipped[sdk].get<std::string>() + "\n");
         ++skipped_count;
+        progress.advance(false);
         continue;
       }
       if (r.exit_code == kExitUsage) {
@@ -334,6 +352,7 @@ int record_set(const RecordSetOptions& options, std::ostream& out, std::ostream&
         }
         err << "harness record-set: " << label << ": recording failed\n";
         rc = kExitCommandFailed;
+        progress.advance(true);
         continue;
       }
       write_array_by_line(array, observations);
@@ -349,8 +368,9 @@ int record_set(const RecordSetOptions& options, std::ostream& out, std::ostream&
         cli_version = version;
       }
       ++made;
-      out << "record-set: " << label << ": recorded" << (r.isolated ? " (isolated)" : "") << ", "
-          << array.size() << " observations\n";
+      say("record-set: " + label + ": recorded" + (r.isolated ? " (isolated)" : "") + ", " +
+          std::to_string(array.size()) + " observations\n");
+      progress.advance(false);
     }
     std::sort(listed.begin(), listed.end(), [](const std::string& a, const std::string& b) {
       return std::find(kKnownSdks.begin(), kKnownSdks.end(), a) <
@@ -366,8 +386,10 @@ int record_set(const RecordSetOptions& options, std::ostream& out, std::ostream&
   if (cli_version) written["cli_version"] = *cli_version;
   std::ofstream f(out_dir / "set.json", std::ios::trunc);
   f << written.dump(2) << '\n';
-  out << "record-set: " << made << " recordings, " << skipped_count << " skipped, CLI "
-      << written["cli_version"].get<std::string>() << " -> " << out_dir.string() << '\n';
+  progress.print_above("record-set: " + std::to_string(made) + " recordings, " +
+                       std::to_string(skipped_count) + " skipped, CLI " +
+                       written["cli_version"].get<std::string>() + " -> " + out_dir.string() +
+                       "\n");
   return rc;
 }
 
@@ -379,6 +401,10 @@ int record_set_command(const std::vector<std::string>& args, std::ostream& out, 
     if (a == "--help" || a == "-h") {
       out << kHelp;
       return kExitPass;
+    }
+    if (a == "--quiet" || a == "-q" || a == "--verbose" || a == "-v") {
+      (a == "--quiet" || a == "-q" ? options.quiet : options.verbose) = true;
+      continue;
     }
     std::string value;
     bool inline_value = false;
@@ -421,6 +447,7 @@ int record_set_command(const std::vector<std::string>& args, std::ostream& out, 
     return kExitUsage;
   }
   options.set_dir = positionals[0];
+  options.progress = &out == &std::cout && conformance::is_interactive_terminal(STDOUT_FILENO);
   return record_set(options, out, err);
 }
 

@@ -7,6 +7,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -100,6 +102,23 @@ TEST(ProgressOutput, QuietTerminalHasNoProgressLine) {
   ASSERT_TRUE(WIFEXITED(o.status)) << o.text;
   EXPECT_EQ(WEXITSTATUS(o.status), 0) << o.text;
   EXPECT_EQ(o.text.find("harness check 0/2"), std::string::npos) << o.text;
+}
+
+TEST(ProgressOutput, RecordSetCountsRecordingsAndFailuresOnATerminal) {
+  const char* source = std::getenv("CLAUDE_HARNESS_SOURCE_DIR");
+  ASSERT_NE(source, nullptr);
+  char out_dir[] = "/tmp/progress-record-set-XXXXXX";
+  ASSERT_NE(::mkdtemp(out_dir), nullptr);
+  // /bin/false as the "real CLI" fails fast, which is all the progress line needs.
+  const Output o = run_on_terminal({HARNESS_PATH, "record-set",
+                                    std::string(source) + "/scenarios/recorded/cli-2.1.332", "-o",
+                                    std::string(out_dir) + "/set", "--real-cli", "/bin/false",
+                                    "--sdk", "cpp", "--case", "plain-text", "--netns", "off"});
+  std::filesystem::remove_all(out_dir);
+  ASSERT_TRUE(WIFEXITED(o.status)) << o.text;
+  EXPECT_EQ(WEXITSTATUS(o.status), 3) << o.text;
+  EXPECT_NE(o.text.find("\r\x1b[Kharness record-set 0/1"), std::string::npos) << o.text;
+  EXPECT_NE(o.text.find("\r\x1b[Kharness record-set 1/1 · 1 failed"), std::string::npos) << o.text;
 }
 
 }  // namespace

@@ -35,6 +35,10 @@ struct RecordSetOptions {
   // The real CLI to record. Empty: CLAUDE_TEE_REAL_CLI, else the first `claude` on PATH; with
   // none of these record_set fails with exit 2.
   std::filesystem::path real_cli;
+  // A live progress line (done/total, failures, elapsed) on `out`: only for a terminal.
+  bool progress = false;
+  bool quiet = false;    // no per-recording lines, only failures and the summary
+  bool verbose = false;  // each offline run's own output too
   // SDKs to record through ("cpp", "ts"). Empty: every SDK each case lists in set.json.
   std::vector<std::string> sdks;
   // Only these cases (by name). Empty: all cases of set.json.
