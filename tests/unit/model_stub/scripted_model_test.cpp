@@ -2,6 +2,7 @@
 
 #include <claude/model_stub/scripted_model.hpp>
 #include <string>
+#include <vector>
 
 namespace claude::model_stub {
 namespace {
@@ -22,11 +23,11 @@ ApiRequest post(const Json& body, const std::string& target = "/v1/messages?beta
   return ApiRequest{"POST", target, {{"x-api-key", "sk-ant-fake-test"}}, body.dump()};
 }
 
-Json streaming_body(Json messages) {
-  return Json{{"model", "claude-test-1"},
-              {"max_tokens", 1024},
-              {"stream", true},
-              {"messages", std::move(messages)}};
+// A vector, not a Json: `streaming_body({one_message})` would make `messages` that one message
+// under clang, and a one-element array under gcc (CWG 2137).
+Json streaming_body(const std::vector<Json>& messages) {
+  return Json{
+      {"model", "claude-test-1"}, {"max_tokens", 1024}, {"stream", true}, {"messages", messages}};
 }
 
 Json error_of(const ApiResponse& response) {
