@@ -5,7 +5,7 @@
 #include <cstdio>
 
 #include "case_view.hpp"
-#include "html_text.hpp"
+#include "claude/report_html/html_text.hpp"
 #include "page_assets.hpp"
 #include "sequence_diagram.hpp"
 

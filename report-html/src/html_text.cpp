@@ -1,4 +1,4 @@
-#include "html_text.hpp"
+#include "claude/report_html/html_text.hpp"
 
 namespace claude::report_html {
 

@@ -8,7 +8,7 @@
 
 #include "case_view.hpp"
 #include "claude/report_html/html_report.hpp"
-#include "html_text.hpp"
+#include "claude/report_html/html_text.hpp"
 
 namespace claude::report_html {
 namespace {

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <map>
 
+#include "claude/report_html/html_text.hpp"
+
 namespace claude::conformance {
 namespace {
 
@@ -56,32 +58,14 @@ std::string colour_of(const CaseResult& r) {
   return "";
 }
 
+// XML 1.0 forbids most control characters even escaped; they become '?' before HTML escaping,
+// whose entities XML shares.
 std::string xml_escape(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        // XML 1.0 forbids most control characters even escaped.
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r') {
-          out += '?';
-        } else {
-          out += c;
-        }
-    }
+  std::string printable(text);
+  for (char& c : printable) {
+    if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r') c = '?';
   }
-  return out;
+  return report_html::escape_html(printable);
 }
 
 std::string findings_text(const CaseResult& r) {
