@@ -15,10 +15,10 @@ extern char** environ;
 namespace claude::harness {
 namespace {
 
-volatile sig_atomic_t g_child = 0;
+volatile sig_atomic_t g_relay_target = 0;
 
 void pass_on(int sig) {
-  if (g_child > 0) ::kill(static_cast<pid_t>(g_child), sig);
+  if (g_relay_target > 0) ::kill(static_cast<pid_t>(g_relay_target), sig);
 }
 
 std::string lookup_in_path(const std::string& program, const std::vector<std::string>& env) {
@@ -66,6 +66,22 @@ std::vector<std::string> environment_with(
   return out;
 }
 
+SignalRelay::SignalRelay(pid_t child) {
+  g_relay_target = child;
+  struct sigaction sa {};
+  sa.sa_handler = pass_on;
+  ::sigaction(SIGINT, &sa, &old_int_);
+  ::sigaction(SIGTERM, &sa, &old_term_);
+  ::sigaction(SIGHUP, &sa, &old_hup_);
+}
+
+SignalRelay::~SignalRelay() {
+  g_relay_target = 0;
+  ::sigaction(SIGINT, &old_int_, nullptr);
+  ::sigaction(SIGTERM, &old_term_, nullptr);
+  ::sigaction(SIGHUP, &old_hup_, nullptr);
+}
+
 CommandResult run_command(const std::vector<std::string>& command,
                           const std::vector<std::string>& environment) {
   CommandResult result;
@@ -94,21 +110,12 @@ CommandResult run_command(const std::vector<std::string>& command,
     return result;
   }
   result.started = true;
-  g_child = pid;
-  struct sigaction sa {};
-  sa.sa_handler = pass_on;
-  struct sigaction old_int {
-  }, old_term{}, old_hup{};
-  ::sigaction(SIGINT, &sa, &old_int);
-  ::sigaction(SIGTERM, &sa, &old_term);
-  ::sigaction(SIGHUP, &sa, &old_hup);
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  {
+    const SignalRelay relay(pid);
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
   }
-  g_child = 0;
-  ::sigaction(SIGINT, &old_int, nullptr);
-  ::sigaction(SIGTERM, &old_term, nullptr);
-  ::sigaction(SIGHUP, &old_hup, nullptr);
   if (WIFSIGNALED(status)) {
     result.signaled = true;
     result.value = WTERMSIG(status);

@@ -434,12 +434,6 @@ void run_inside(const Prepared& p, const OfflineRecordOptions& options, nlohmann
   finish(kExitPass);
 }
 
-volatile sig_atomic_t g_helper = 0;
-
-void pass_on(int sig) {
-  if (g_helper > 0) ::kill(static_cast<pid_t>(g_helper), sig);
-}
-
 // Forks the helper, relays its report.
 OfflineRecordResult run_helper(const Prepared& p, const OfflineRecordOptions& options,
                                std::ostream& out, std::ostream& err) {
@@ -482,32 +476,23 @@ OfflineRecordResult run_helper(const Prepared& p, const OfflineRecordOptions& op
     ::_exit(0);
   }
   ::close(fds[1]);
-  g_helper = pid;
-  struct sigaction sa {};
-  sa.sa_handler = pass_on;
-  struct sigaction old_int {
-  }, old_term{}, old_hup{};
-  ::sigaction(SIGINT, &sa, &old_int);
-  ::sigaction(SIGTERM, &sa, &old_term);
-  ::sigaction(SIGHUP, &sa, &old_hup);
   std::string text;
-  char buffer[4096];
-  for (;;) {
-    const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
-    if (n > 0) {
-      text.append(buffer, static_cast<std::size_t>(n));
-    } else if (n == 0 || errno != EINTR) {
-      break;
+  int status = 0;
+  {
+    const SignalRelay relay(pid);
+    char buffer[4096];
+    for (;;) {
+      const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
+      if (n > 0) {
+        text.append(buffer, static_cast<std::size_t>(n));
+      } else if (n == 0 || errno != EINTR) {
+        break;
+      }
+    }
+    ::close(fds[0]);
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
   }
-  ::close(fds[0]);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  g_helper = 0;
-  ::sigaction(SIGINT, &old_int, nullptr);
-  ::sigaction(SIGTERM, &old_term, nullptr);
-  ::sigaction(SIGHUP, &old_hup, nullptr);
   const auto report = nlohmann::json::parse(text, nullptr, false);
   if (report.is_discarded() || !report.is_object()) {
     err << "harness record: the offline helper process died ("

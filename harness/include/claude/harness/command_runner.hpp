@@ -7,6 +7,9 @@
 // What it costs: one process.
 #pragma once
 
+#include <signal.h>
+#include <sys/types.h>
+
 #include <map>
 #include <optional>
 #include <string>
@@ -26,6 +29,21 @@ struct CommandResult {
 // The current environment with `set` applied (a value replaces, std::nullopt removes).
 [[nodiscard]] std::vector<std::string> environment_with(
     const std::map<std::string, std::optional<std::string>>& set);
+
+// While alive, SIGINT, SIGTERM and SIGHUP sent to harness are passed on to `child`; the previous
+// handlers come back on destruction. One at a time (the target is process-wide).
+class SignalRelay {
+ public:
+  explicit SignalRelay(pid_t child);
+  SignalRelay(const SignalRelay&) = delete;
+  SignalRelay& operator=(const SignalRelay&) = delete;
+  ~SignalRelay();
+
+ private:
+  struct sigaction old_int_ {};
+  struct sigaction old_term_ {};
+  struct sigaction old_hup_ {};
+};
 
 // Runs `command` (argv[0] looked up on the PATH of `environment`) and waits for it.
 [[nodiscard]] CommandResult run_command(const std::vector<std::string>& command,
