@@ -114,16 +114,18 @@ void Session::install_handlers() {
         typed->tool_use_id,  parsed_or_null(typed->permission_suggestions),
         typed->blocked_path, typed->agent_id};
     PermissionDecision d = options_.can_use_tool(request, c);
-    json out;
+    json out = json::object();
     if (d.allow) {
-      out = {{"behavior", "allow"},
-             {"updatedInput", d.updated_input ? *d.updated_input : request.input}};
-      if (d.updated_permissions) out["updatedPermissions"] = *d.updated_permissions;
+      out["behavior"] = "allow";
+      out["updatedInput"] =
+          d.updated_input ? std::move(*d.updated_input) : std::move(request.input);
+      if (d.updated_permissions) out["updatedPermissions"] = std::move(*d.updated_permissions);
     } else {
-      out = {{"behavior", "deny"}, {"message", d.message}};
+      out["behavior"] = "deny";
+      out["message"] = std::move(d.message);
       if (d.interrupt) out["interrupt"] = true;
     }
-    out["toolUseID"] = request.tool_use_id;
+    out["toolUseID"] = std::move(request.tool_use_id);
     return out;
   });
 

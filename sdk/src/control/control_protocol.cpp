@@ -10,6 +10,7 @@
 
 #include "claude/sdk/frame_writer.hpp"
 #include "claude/sdk/message_parser.hpp"
+#include "threads/sigpipe.hpp"
 
 namespace claude::sdk {
 
@@ -114,6 +115,7 @@ struct ControlProtocol::Engine : std::enable_shared_from_this<ControlProtocol::E
   // that waits for one of our own control requests cannot deadlock the reader. Idle followers
   // check with a timed wait while handlers ran recently, and sleep until woken otherwise.
   void worker_loop() {
+    detail::block_sigpipe_on_this_thread();
     std::unique_lock lock(pool_mutex);
     bool have_role = false;
     for (;;) {
@@ -220,19 +222,20 @@ struct ControlProtocol::Engine : std::enable_shared_from_this<ControlProtocol::E
       if (token) token->cancel();
       return std::nullopt;
     }
-    if (const auto* request = message.get_if<ControlRequest>()) {
-      auto handler = handlers.find(request->subtype);
+    if (message.is<ControlRequest>()) {
+      auto request = std::get<ControlRequest>(std::move(message).take_body());
+      auto handler = handlers.find(request.subtype);
       if (handler == handlers.end()) {
-        try_write(control_error_frame(request->request_id,
-                                      "Unsupported control request subtype: " + request->subtype,
+        try_write(control_error_frame(request.request_id,
+                                      "Unsupported control request subtype: " + request.subtype,
                                       "unsupported_request"));
         return std::nullopt;
       }
-      Work work{*request, &handler->second, CancelToken{}};
+      Work work{std::move(request), &handler->second, CancelToken{}};
       {
         std::lock_guard lock(table_mutex);
         // A repeated id while the first is still being handled is the same request again.
-        if (!inbound.emplace(request->request_id, work.token).second) return std::nullopt;
+        if (!inbound.emplace(work.request.request_id, work.token).second) return std::nullopt;
       }
       ++in_flight;
       return work;
@@ -247,7 +250,7 @@ struct ControlProtocol::Engine : std::enable_shared_from_this<ControlProtocol::E
     std::string frame;
     try {
       json payload = (*work.handler)(work.request, work.token);
-      frame = control_success_frame(id, payload.is_null() ? json::object() : payload);
+      frame = control_success_frame(id, payload);
     } catch (const ControlError& e) {
       frame = control_error_frame(id, e.error(), e.error_code());
     } catch (const std::exception& e) {

@@ -1,5 +1,7 @@
 #include "claude/sdk/frame_writer.hpp"
 
+#include "messages/json_writer.hpp"
+
 namespace claude::sdk {
 namespace {
 
@@ -29,13 +31,21 @@ nlohmann::json user_message(nlohmann::json content, std::string_view session_id)
           {"parent_tool_use_id", nullptr}};
 }
 
-}  // namespace
+using detail::append_json;
+using detail::append_json_string;
 
-std::string serialize_frame(const nlohmann::json& value) {
-  std::string line = value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+std::string finish_line(std::string line) {
   escape_line_separators(line);
   line += '\n';
   return line;
+}
+
+}  // namespace
+
+std::string serialize_frame(const nlohmann::json& value) {
+  std::string line;
+  append_json(line, value);
+  return finish_line(std::move(line));
 }
 
 std::string user_message_frame(std::string_view text, std::string_view session_id) {
@@ -46,22 +56,42 @@ std::string user_message_frame(const nlohmann::json& content_blocks, std::string
   return serialize_frame(user_message(content_blocks, session_id));
 }
 
+// The control frames are the round trip's hot path: they are written as text around the one
+// value they carry instead of copying that value into a tree only to dump it again.
+
 std::string control_request_frame(std::string_view request_id, const nlohmann::json& request) {
-  return serialize_frame(
-      {{"type", "control_request"}, {"request_id", request_id}, {"request", request}});
+  std::string line = R"({"request":)";
+  append_json(line, request);
+  line += R"(,"request_id":)";
+  append_json_string(line, request_id);
+  line += R"(,"type":"control_request"})";
+  return finish_line(std::move(line));
 }
 
 std::string control_success_frame(std::string_view request_id, const nlohmann::json& response) {
-  return serialize_frame(
-      {{"type", "control_response"},
-       {"response", {{"subtype", "success"}, {"request_id", request_id}, {"response", response}}}});
+  std::string line = R"({"response":{"request_id":)";
+  append_json_string(line, request_id);
+  line += R"(,"response":)";
+  if (response.is_null())
+    line += "{}";
+  else
+    append_json(line, response);
+  line += R"(,"subtype":"success"},"type":"control_response"})";
+  return finish_line(std::move(line));
 }
 
 std::string control_error_frame(std::string_view request_id, std::string_view error,
                                 std::optional<std::string_view> error_code) {
-  nlohmann::json response = {{"subtype", "error"}, {"request_id", request_id}, {"error", error}};
-  if (error_code) response["error_code"] = *error_code;
-  return serialize_frame({{"type", "control_response"}, {"response", std::move(response)}});
+  std::string line = R"({"response":{"error":)";
+  append_json_string(line, error);
+  if (error_code) {
+    line += R"(,"error_code":)";
+    append_json_string(line, *error_code);
+  }
+  line += R"(,"request_id":)";
+  append_json_string(line, request_id);
+  line += R"(,"subtype":"error"},"type":"control_response"})";
+  return finish_line(std::move(line));
 }
 
 std::string control_cancel_frame(std::string_view request_id) {

@@ -16,6 +16,7 @@
 
 #include "claude/sdk/line_buffer.hpp"
 #include "process/child_process.hpp"
+#include "threads/sigpipe.hpp"
 
 namespace claude::sdk {
 namespace {
@@ -44,12 +45,13 @@ void make_pipe(int fds[2], const char* what) {
   }
 }
 
-// Writes all of `data`; SIGPIPE is blocked on this thread so a dead reader gives EPIPE.
+// Writes all of `data`; SIGPIPE is blocked while writing so a dead reader gives EPIPE.
 int write_all(int fd, std::string_view data) {
   sigset_t pipe_set, old_set;
   sigemptyset(&pipe_set);
   sigaddset(&pipe_set, SIGPIPE);
-  pthread_sigmask(SIG_BLOCK, &pipe_set, &old_set);
+  const bool mask_here = !detail::sigpipe_blocked_on_this_thread();
+  if (mask_here) pthread_sigmask(SIG_BLOCK, &pipe_set, &old_set);
   int err = 0;
   while (!data.empty()) {
     ssize_t n = ::write(fd, data.data(), data.size());
@@ -61,12 +63,12 @@ int write_all(int fd, std::string_view data) {
     data.remove_prefix(static_cast<std::size_t>(n));
   }
   if (err == EPIPE) {
-    // Consume the SIGPIPE this write raised before unblocking, or it would reach the host.
+    // Consume the SIGPIPE this write raised, or it would reach the host once unblocked.
     timespec zero{0, 0};
     while (sigtimedwait(&pipe_set, nullptr, &zero) > 0) {
     }
   }
-  pthread_sigmask(SIG_SETMASK, &old_set, nullptr);
+  if (mask_here) pthread_sigmask(SIG_SETMASK, &old_set, nullptr);
   return err;
 }
 

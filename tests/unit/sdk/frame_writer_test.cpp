@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <random>
 #include <string>
+#include <vector>
 
 #include "claude/sdk/message_parser.hpp"
 
@@ -141,6 +144,120 @@ TEST(FrameWriter, AnyParsedMessageSurvivesSerialiseAndParse) {
   const std::string frame = serialize_frame(std::get<Message>(first).json());
   expect_one_line(frame);
   EXPECT_EQ(reparse(frame), std::get<Message>(first));
+}
+
+// What serialize_frame must write: nlohmann's compact dump (invalid UTF-8 replaced), with the JS
+// line separators escaped, plus the newline.
+std::string reference_frame(const nlohmann::json& value) {
+  std::string text = value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  for (auto [raw, escaped] : {std::pair{"\xE2\x80\xA8", "\\u2028"}, {"\xE2\x80\xA9", "\\u2029"}}) {
+    for (std::size_t at = 0; (at = text.find(raw, at)) != std::string::npos; at += 6)
+      text.replace(at, 3, escaped);
+  }
+  return text + "\n";
+}
+
+std::string random_string(std::mt19937& rng) {
+  // Mostly ASCII, with every escape class, valid multi-byte UTF-8, separators and broken bytes.
+  static const std::vector<std::string> pieces = {"a",
+                                                  "Z",
+                                                  " ",
+                                                  "\"",
+                                                  "\\",
+                                                  "/",
+                                                  "\b",
+                                                  "\f",
+                                                  "\n",
+                                                  "\r",
+                                                  "\t",
+                                                  std::string(1, '\0'),
+                                                  "\x01",
+                                                  "\x1f",
+                                                  "\x7f",
+                                                  "\xC3\xA9",
+                                                  "\xE2\x82\xAC",
+                                                  "\xF0\x9F\x98\x80",
+                                                  "\xE2\x80\xA8",
+                                                  "\xE2\x80\xA9",
+                                                  "\xE2\x80",
+                                                  "\xFF",
+                                                  "\xC0\xAF",
+                                                  "\xED\xA0\x80",
+                                                  "\xF4\x90\x80\x80",
+                                                  "\x80",
+                                                  "\xC3",
+                                                  "hello world "};
+  std::string out;
+  for (int n = std::uniform_int_distribution<int>(0, 12)(rng); n > 0; --n)
+    out += pieces[std::uniform_int_distribution<std::size_t>(0, pieces.size() - 1)(rng)];
+  return out;
+}
+
+nlohmann::json random_value(std::mt19937& rng, int depth) {
+  switch (std::uniform_int_distribution<int>(0, depth > 3 ? 6 : 8)(rng)) {
+    case 0:
+      return nullptr;
+    case 1:
+      return std::uniform_int_distribution<int>(0, 1)(rng) == 1;
+    case 2:
+      return std::uniform_int_distribution<std::int64_t>(INT64_MIN, INT64_MAX)(rng);
+    case 3:
+      return std::uniform_int_distribution<std::uint64_t>(0, UINT64_MAX)(rng);
+    case 4:
+      return std::uniform_real_distribution<double>(-1e300, 1e300)(rng) /
+             std::pow(10.0, std::uniform_int_distribution<int>(0, 600)(rng));
+    case 5:
+    case 6:
+      return random_string(rng);
+    case 7: {
+      nlohmann::json object = nlohmann::json::object();
+      for (int n = std::uniform_int_distribution<int>(0, 5)(rng); n > 0; --n)
+        object[random_string(rng)] = random_value(rng, depth + 1);
+      return object;
+    }
+    default: {
+      nlohmann::json array = nlohmann::json::array();
+      for (int n = std::uniform_int_distribution<int>(0, 5)(rng); n > 0; --n)
+        array.push_back(random_value(rng, depth + 1));
+      return array;
+    }
+  }
+}
+
+TEST(FrameWriter, SerialisedFramesAreExactlyNlohmannsDumpOnRandomValues) {
+  std::mt19937 rng(20261130);
+  for (int i = 0; i < 5000; ++i) {
+    const nlohmann::json value = random_value(rng, 0);
+    ASSERT_EQ(serialize_frame(value), reference_frame(value)) << "case " << i;
+  }
+}
+
+TEST(FrameWriter, ControlFramesCarryTheirValueVerbatim) {
+  std::mt19937 rng(7);
+  for (int i = 0; i < 500; ++i) {
+    const nlohmann::json payload = random_value(rng, 1);
+    const std::string id = random_string(rng);
+    const nlohmann::json success = {
+        {"type", "control_response"},
+        {"response", {{"subtype", "success"}, {"request_id", id}, {"response", payload}}}};
+    const nlohmann::json expected_success =
+        payload.is_null() ? nlohmann::json{{"type", "control_response"},
+                                           {"response",
+                                            {{"subtype", "success"},
+                                             {"request_id", id},
+                                             {"response", nlohmann::json::object()}}}}
+                          : success;
+    EXPECT_EQ(control_success_frame(id, payload), reference_frame(expected_success));
+    const nlohmann::json request = {
+        {"type", "control_request"}, {"request_id", id}, {"request", payload}};
+    EXPECT_EQ(control_request_frame(id, payload), reference_frame(request));
+    const std::string error = random_string(rng);
+    const nlohmann::json failure = {
+        {"type", "control_response"},
+        {"response",
+         {{"subtype", "error"}, {"request_id", id}, {"error", error}, {"error_code", "x"}}}};
+    EXPECT_EQ(control_error_frame(id, error, "x"), reference_frame(failure));
+  }
 }
 
 }  // namespace

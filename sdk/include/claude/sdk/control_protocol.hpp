@@ -18,7 +18,8 @@
 // out of order, may block, and may themselves wait for control requests of ours. The listener's
 // `on_message` and `on_end` run on an engine thread, in stdout order; they must not block for
 // long and must not call `stop()`. `send_request`, `write`, `request` and `PendingControl::*`
-// are thread-safe.
+// are thread-safe. Engine threads block SIGPIPE (a write to a closed pipe or socket from a
+// handler fails with EPIPE instead of killing the process).
 //
 // How it fails: a stdout line that starts with '{' but is not a valid frame, or a line over the
 // cap, ends the session for the consumer with `MessageParseError` (other stdout noise is passed

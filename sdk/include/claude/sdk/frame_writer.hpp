@@ -36,7 +36,8 @@ std::string user_message_frame(const nlohmann::json& content_blocks,
 
 // {"type":"control_request","request_id":…,"request":{"subtype":…,…}}
 std::string control_request_frame(std::string_view request_id, const nlohmann::json& request);
-// {"type":"control_response","response":{"subtype":"success","request_id":…,"response":…}}
+// {"type":"control_response","response":{"subtype":"success","request_id":…,"response":…}};
+// a null `response` is sent as {} (the CLI reads fields of it).
 std::string control_success_frame(std::string_view request_id, const nlohmann::json& response);
 // {"type":"control_response","response":{"subtype":"error","request_id":…,"error":…}}
 std::string control_error_frame(std::string_view request_id, std::string_view error,

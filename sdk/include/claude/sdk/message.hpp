@@ -272,6 +272,8 @@ class Message {
   // The line as received, without its newline.
   [[nodiscard]] const std::string& line() const noexcept { return line_; }
   [[nodiscard]] const MessageBody& body() const noexcept { return body_; }
+  // Moves the typed body out (the line stays); for consumers that own the message.
+  [[nodiscard]] MessageBody take_body() && noexcept { return std::move(body_); }
   // The whole message as JSON, parsed from `line()` on first use.
   [[nodiscard]] const nlohmann::json& json() const;
 
