@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "claude/conformance/conformance_case.hpp"
+#include "claude/conformance/run_order.hpp"
 #include "claude/emulator/scenario.hpp"
 
 namespace claude::conformance {
@@ -82,6 +83,7 @@ CaseLoad load_case(const std::filesystem::path& file) {
   } else {
     c.driver = *loaded.scenario->header.driver;
   }
+  c.estimated_ms = estimated_ms(*loaded.scenario, c.driver);
   read_patterns(parsed, "observe", c.observe, file, line, result.errors);
   read_patterns(parsed, "observe_absent", c.observe_absent, file, line, result.errors);
   read_patterns(parsed, "observe_should", c.observe_should, file, line, result.errors);

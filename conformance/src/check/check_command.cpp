@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <numeric>
 #include <optional>
 #include <sstream>
 #include <thread>
@@ -16,6 +17,7 @@
 #include "claude/conformance/baseline.hpp"
 #include "claude/conformance/driver_run.hpp"
 #include "claude/conformance/progress_line.hpp"
+#include "claude/conformance/run_order.hpp"
 #include "claude/conformance/suite_report.hpp"
 #include "claude/report_html/html_report.hpp"
 
@@ -212,7 +214,8 @@ case PASS, FAIL, NON-STRICT or SKIPPED (docs/conformance.md).
 
   --sdk NAME|CMD     cpp (our C++ SDK), ts (the official TypeScript SDK), or any driver command
                      (split on spaces, run without a shell)
-  -j, --jobs N       cases run at the same time (default: the number of cores)
+  -j, --jobs N       cases run at the same time (default: the number of cores); with more than
+                     one, the cases expected to take longest start first
   --list             list the selected cases and exit
   --suite DIR        the cases (default: the bundled scenarios/conformance)
   --fake-claude PATH the fake CLI (default: fake-claude beside harness)
@@ -297,11 +300,18 @@ int run_check(std::span<const std::string> args, std::ostream& out, std::ostream
   const bool colour = terminal && std::getenv("NO_COLOR") == nullptr;
   const auto started = std::chrono::steady_clock::now();
   std::vector<std::optional<CaseResult>> results(cases.size());
+  const int jobs = std::min<int>(options.jobs, static_cast<int>(cases.size()));
+  // One job runs the cases in id order; several start the longest first, so no long case is
+  // left to run alone at the end. Results keep their id order either way.
+  std::vector<std::size_t> order(cases.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  if (jobs > 1) order = longest_first(cases);
   std::atomic<std::size_t> next{0};
   {
     ProgressLine progress(out, "harness check", cases.size(), terminal && !options.quiet);
     auto worker = [&] {
-      for (std::size_t i = next++; i < cases.size(); i = next++) {
+      for (std::size_t n = next++; n < order.size(); n = next++) {
+        const std::size_t i = order[n];
         auto result = run_one(cases[i], driver, fake_claude, work_dir, baseline);
         const bool interesting = result.grade.verdict != Verdict::pass || result.baselined;
         if (!options.quiet || interesting)
@@ -311,7 +321,6 @@ int run_check(std::span<const std::string> args, std::ostream& out, std::ostream
       }
     };
     std::vector<std::thread> workers;
-    const int jobs = std::min<int>(options.jobs, static_cast<int>(cases.size()));
     for (int j = 0; j < jobs; ++j) workers.emplace_back(worker);
     for (auto& w : workers) w.join();
   }

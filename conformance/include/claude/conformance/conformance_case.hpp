@@ -13,6 +13,7 @@
 // What it costs: reading each file once (the emulator loader streams it).
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -33,6 +34,7 @@ struct ConformanceCase {
   std::vector<Json> observe;
   std::vector<Json> observe_absent;
   std::vector<Json> observe_should;
+  std::int64_t estimated_ms = 0;  // how long it keeps a job busy, for the run order (run_order.hpp)
 };
 
 struct CaseLoad {
