@@ -237,8 +237,8 @@ int main(int argc, char** argv) {
                 "claude-tee exit", tee_exit);
     std::printf(
         "claude-tee / direct: %.2f (target >= 0.8); floor / direct: %.2f; "
-        "claude-tee until exit / direct: %.2f\n",
-        median[2] / median[0], median[1] / median[0], tee_exit / median[0]);
+        "claude-tee until exit / direct: %.2f; claude-tee / floor: %.2f\n",
+        median[2] / median[0], median[1] / median[0], tee_exit / median[0], median[2] / median[1]);
   }
   if (own_dir) std::filesystem::remove_all(recording_dir);
   return 0;

@@ -1,6 +1,7 @@
 #include "claude/recorder/event_encoder.hpp"
 
 #include <array>
+#include <bit>
 #include <charconv>
 #include <cstdint>
 #include <cstring>
@@ -11,25 +12,38 @@
 namespace claude::recorder {
 namespace {
 
-constexpr std::array<bool, 256> make_escape_table() {
-  std::array<bool, 256> table{};
-  for (int c = 0; c < 0x20; ++c) table[static_cast<std::size_t>(c)] = true;
-  table['"'] = true;
-  table['\\'] = true;
+// For each byte: 0 when it is copied as is, the letter of its two-byte escape (\" \\ \n \r \t),
+// or 'u' for \u00XX.
+constexpr std::array<char, 256> make_escape_table() {
+  std::array<char, 256> table{};
+  for (int c = 0; c < 0x20; ++c) table[static_cast<std::size_t>(c)] = 'u';
+  table['"'] = '"';
+  table['\\'] = '\\';
+  table['\n'] = 'n';
+  table['\r'] = 'r';
+  table['\t'] = 't';
   return table;
 }
 
-constexpr auto kNeedsEscape = make_escape_table();
+constexpr auto kEscape = make_escape_table();
 
-// True when any of the 8 bytes is a control character, '"' or '\\' (exact; SWAR tests from
-// "Bit Twiddling Hacks": a byte below n, a byte equal to zero after xor).
-bool word_needs_escape(std::uint64_t w) {
+// Bit 7 of byte k of the result is set exactly when byte k of `w` (little-endian order) is a
+// control character, '"' or '\\'. No borrow crosses bytes: bytes are compared with their high
+// bit set, and zero bytes are found with an add that cannot carry out of a byte.
+std::uint64_t escape_flags(std::uint64_t w) {
   constexpr std::uint64_t kOnes = 0x0101010101010101ull;
   constexpr std::uint64_t kHighs = 0x8080808080808080ull;
-  const auto below = [&](std::uint64_t x, std::uint64_t n) {
-    return (x - kOnes * n) & ~x & kHighs;
-  };
-  return (below(w, 0x20) | below(w ^ (kOnes * '"'), 1) | below(w ^ (kOnes * '\\'), 1)) != 0;
+  constexpr std::uint64_t kLows = 0x7f7f7f7f7f7f7f7full;
+  const auto zero_bytes = [](std::uint64_t x) { return ~(((x & kLows) + kLows) | x | kLows); };
+  const std::uint64_t control = ~((w | kHighs) - kOnes * 0x20) & ~w & kHighs;
+  return control | zero_bytes(w ^ (kOnes * '"')) | zero_bytes(w ^ (kOnes * '\\'));
+}
+
+std::uint64_t load_little_endian(const char* p) {
+  std::uint64_t w;
+  std::memcpy(&w, p, 8);
+  if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap64(w);
+  return w;
 }
 
 void append_time(std::string& out, double t) {
@@ -55,55 +69,27 @@ std::string_view stream_name(Stream stream) noexcept {
 
 void append_json_string(std::string& out, std::string_view text) {
   static constexpr char kHex[] = "0123456789abcdef";
+  // Words are stored whole before the bytes after an escape are known to belong there, so the
+  // output keeps kSlack spare bytes past everything still to be written.
+  constexpr std::size_t kSlack = 8;
+  const char* const src = text.data();
+  const std::size_t size = text.size();
   // Sized for the common case (each escape adds one byte); grown only by a \u00XX escape.
+  // Invariant: out.size() >= pos + 2 * (bytes of `text` not yet written) + 1 + kSlack.
   std::size_t pos = out.size();
-  out.resize(pos + 2 * text.size() + 2);
+  out.resize(pos + 2 * size + 2 + kSlack);
   char* dst = out.data();
   dst[pos++] = '"';
-  std::size_t i = 0;
-  while (i < text.size()) {
-    if (text.size() - i >= 8) {
-      std::uint64_t w;
-      std::memcpy(&w, text.data() + i, 8);
-      if (!word_needs_escape(w)) {
-        std::memcpy(dst + pos, &w, 8);
-        pos += 8;
-        i += 8;
-        continue;
-      }
+  // Writes the escape of `c`, which `rest` unwritten bytes of `text` follow.
+  const auto write_escape = [&](unsigned char c, std::size_t rest) {
+    const char letter = kEscape[c];
+    if (letter != 'u') {
+      dst[pos] = '\\';
+      dst[pos + 1] = letter;
+      pos += 2;
+      return;
     }
-    const auto c = static_cast<unsigned char>(text[i++]);
-    if (!kNeedsEscape[c]) {
-      dst[pos++] = static_cast<char>(c);
-      continue;
-    }
-    char esc = 0;
-    switch (c) {
-      case '"':
-        esc = '"';
-        break;
-      case '\\':
-        esc = '\\';
-        break;
-      case '\n':
-        esc = 'n';
-        break;
-      case '\r':
-        esc = 'r';
-        break;
-      case '\t':
-        esc = 't';
-        break;
-      default:
-        break;
-    }
-    if (esc != 0) {
-      dst[pos++] = '\\';
-      dst[pos++] = esc;
-      continue;
-    }
-    // Room for this escape's 4 extra bytes while keeping 2 per remaining byte and the quote.
-    const std::size_t need = pos + 6 + 2 * (text.size() - i) + 1;
+    const std::size_t need = pos + 6 + 2 * rest + 1 + kSlack;
     if (need > out.size()) {
       out.resize(need);
       dst = out.data();
@@ -111,6 +97,37 @@ void append_json_string(std::string& out, std::string_view text) {
     const char u[6] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
     std::memcpy(dst + pos, u, 6);
     pos += 6;
+  };
+  std::size_t i = 0;
+  for (; size - i >= 8; i += 8) {
+    std::memcpy(dst + pos, src + i, 8);
+    std::uint64_t flags = escape_flags(load_little_endian(src + i));
+    if (flags == 0) {
+      pos += 8;
+      continue;
+    }
+    // Each escape in the word: the clean bytes before it are already in place; write the escape,
+    // then store the rest of the word after it (again whole, from a zero-padded copy).
+    char word[16] = {};
+    std::memcpy(word, src + i, 8);
+    std::size_t start = 0;
+    do {
+      const auto k = static_cast<std::size_t>(std::countr_zero(flags)) / 8;
+      flags &= flags - 1;
+      pos += k - start;
+      write_escape(static_cast<unsigned char>(word[k]), size - (i + k + 1));
+      start = k + 1;
+      std::memcpy(dst + pos, word + start, 8);
+    } while (flags != 0);
+    pos += 8 - start;
+  }
+  for (; i < size; ++i) {
+    const auto c = static_cast<unsigned char>(src[i]);
+    if (kEscape[c] == 0) {
+      dst[pos++] = static_cast<char>(c);
+    } else {
+      write_escape(c, size - i - 1);
+    }
   }
   dst[pos++] = '"';
   out.resize(pos);

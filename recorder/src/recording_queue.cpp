@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -185,7 +186,17 @@ bool RecordingQueue::pop_batch(std::vector<RecordedChunk>& batch) {
 
 bool RecordingQueue::load(RecordedChunk& chunk) {
   if (!chunk.spilled || chunk.storage) return true;
-  chunk.storage.reset(new char[chunk.size == 0 ? 1 : chunk.size]);
+  if (chunk.size <= kBufferBytes) {
+    // A recycled read buffer (a pump's chunk is one read): a fresh allocation per chunk would
+    // cost page faults on every load.
+    std::lock_guard lock(mutex_);
+    auto& free = free_buffers_[index_of(chunk.stream)];
+    if (!free.empty()) {
+      chunk.storage = std::move(free.back());
+      free.pop_back();
+    }
+  }
+  if (!chunk.storage) chunk.storage.reset(new char[std::max(chunk.size, kBufferBytes)]);
   std::size_t done = 0;
   while (done < chunk.size) {
     const ssize_t n = ::pread(spill_fd_, chunk.storage.get() + done, chunk.size - done,
@@ -207,13 +218,19 @@ void RecordingQueue::release(std::vector<RecordedChunk>& batch) {
     for (auto& chunk : batch) {
       queued_bytes_ -= chunk.charge;
       if (chunk.spilled && --spills_outstanding_ == 0) spill_end_ = 0;
-      if (chunk.handed_over) {
+      auto& free = free_buffers_[index_of(chunk.stream)];
+      if (chunk.spilled) {
+        // Loaded into a buffer of kBufferBytes unless larger: recycled like a read buffer.
+        if (chunk.storage && chunk.size <= kBufferBytes && free.size() < kKeptBuffers) {
+          free.push_back(std::move(chunk.storage));
+        }
+      } else if (chunk.handed_over) {
         const std::size_t s = index_of(chunk.stream);
         if (chunk.storage.get() == forwarding_[s]) {
           // Its pump may still be writing these bytes: not freed, given back at take_buffer.
           released_while_forwarding_[s] = std::move(chunk.storage);
-        } else if (free_buffers_[s].size() < kKeptBuffers) {
-          free_buffers_[s].push_back(std::move(chunk.storage));
+        } else if (free.size() < kKeptBuffers) {
+          free.push_back(std::move(chunk.storage));
         }
       }
     }

@@ -2,7 +2,11 @@
 
 #include <re2/re2.h>
 
+#include <algorithm>
+#include <array>
 #include <fstream>
+
+#include "claude/recorder/literal_finder.hpp"
 
 namespace claude::recorder {
 
@@ -10,6 +14,12 @@ struct Redactor::Rule {
   std::string name;
   std::string placeholder;
   std::unique_ptr<RE2> re;
+  // Every match contains this literal; without one the rule runs on every text.
+  std::optional<LiteralFinder> anchor;
+
+  [[nodiscard]] bool may_match(std::string_view text) const {
+    return !anchor || anchor->found_in(text);
+  }
 };
 
 namespace {
@@ -35,19 +45,35 @@ std::string Redactor::placeholder(std::string_view name) {
   return out;
 }
 
+std::span<const Redactor::BuiltinRule> Redactor::builtin_rules() noexcept {
+  // The anchors: both key rules start with `sk-ant-`; `(?i)bearer` folds ASCII only (no other
+  // code point folds to b, e, a or r); every JSON token field name ends in `oken"`.
+  static constexpr std::array<BuiltinRule, 4> kRules{{
+      {"oauth-token", R"(sk-ant-oat[0-9]*-[A-Za-z0-9_\-]+)", "sk-ant-", false},
+      {"api-key", R"(sk-ant-[A-Za-z0-9_\-]{8,})", "sk-ant-", false},
+      {"bearer-token", R"((?i)\bbearer\s+([A-Za-z0-9._~+/=\-]{8,}))", "bearer", true},
+      {"oauth-token",
+       R"re("(?:access_token|refresh_token|id_token|accessToken|refreshToken|idToken|oauthToken)"\s*:\s*"([^"\\]{4,})")re",
+       "oken\"", false},
+  }};
+  return kRules;
+}
+
 Redactor Redactor::with_builtin_rules() {
   Redactor r;
-  r.add_rule("oauth-token", R"(sk-ant-oat[0-9]*-[A-Za-z0-9_\-]+)", "built-in");
-  r.add_rule("api-key", R"(sk-ant-[A-Za-z0-9_\-]{8,})", "built-in");
-  r.add_rule("bearer-token", R"((?i)\bbearer\s+([A-Za-z0-9._~+/=\-]{8,}))", "built-in");
-  r.add_rule(
-      "oauth-token",
-      R"re("(?:access_token|refresh_token|id_token|accessToken|refreshToken|idToken|oauthToken)"\s*:\s*"([^"\\]{4,})")re",
-      "built-in");
+  for (const BuiltinRule& rule : builtin_rules()) {
+    r.add_anchored_rule(std::string(rule.name), rule.pattern, "built-in",
+                        LiteralFinder(rule.anchor, rule.anchor_ignores_case));
+  }
   return r;
 }
 
 void Redactor::add_rule(std::string name, std::string_view re2_pattern, std::string_view origin) {
+  add_anchored_rule(std::move(name), re2_pattern, origin, std::nullopt);
+}
+
+void Redactor::add_anchored_rule(std::string name, std::string_view re2_pattern,
+                                 std::string_view origin, std::optional<LiteralFinder> anchor) {
   auto re = std::make_unique<RE2>(re2_pattern, rule_options());
   if (!re->ok()) {
     throw RedactionError(std::string(origin) + ": rule '" + name + "': " + re->error());
@@ -56,13 +82,14 @@ void Redactor::add_rule(std::string name, std::string_view re2_pattern, std::str
   rule->placeholder = placeholder(name);
   rule->name = std::move(name);
   rule->re = std::move(re);
+  rule->anchor = std::move(anchor);
   rules_.push_back(std::move(rule));
   rebuild_union();
 }
 
 void Redactor::add_literal(std::string name, std::string_view value) {
   if (value.size() < kMinLiteralBytes) return;
-  add_rule(std::move(name), RE2::QuoteMeta(value), "literal");
+  add_anchored_rule(std::move(name), RE2::QuoteMeta(value), "literal", LiteralFinder(value, false));
 }
 
 void Redactor::add_rules_file(const std::filesystem::path& file) {
@@ -87,26 +114,52 @@ void Redactor::add_rules_file(const std::filesystem::path& file) {
 void Redactor::rebuild_union() {
   std::string pattern;
   for (const auto& rule : rules_) {
+    if (rule->anchor) continue;
     if (!pattern.empty()) pattern.push_back('|');
     pattern += "(?:";
     pattern += rule->re->pattern();
     pattern += ")";
   }
+  distinct_anchors_.clear();
+  for (const auto& rule : rules_) {
+    if (!rule->anchor) continue;
+    const bool seen = std::any_of(distinct_anchors_.begin(), distinct_anchors_.end(),
+                                  [&](const LiteralFinder* a) {
+                                    return a->literal() == rule->anchor->literal() &&
+                                           a->ignores_case() == rule->anchor->ignores_case();
+                                  });
+    if (!seen) distinct_anchors_.push_back(&*rule->anchor);
+  }
+  unanchored_union_.reset();
+  multiline_unanchored_union_.reset();
+  if (pattern.empty()) return;
   auto options = rule_options();
   options.set_never_capture(true);
-  union_ = std::make_unique<RE2>(pattern, options);
-  multiline_union_ = std::make_unique<RE2>("(?m)" + pattern, options);
+  unanchored_union_ = std::make_unique<RE2>(pattern, options);
+  multiline_unanchored_union_ = std::make_unique<RE2>("(?m)" + pattern, options);
+}
+
+bool Redactor::anchor_found_in(std::string_view text) const {
+  return std::any_of(distinct_anchors_.begin(), distinct_anchors_.end(),
+                     [&](const LiteralFinder* anchor) { return anchor->found_in(text); });
 }
 
 bool Redactor::may_match_any_line(std::string_view text) const {
-  return multiline_union_ && RE2::PartialMatch(text, *multiline_union_);
+  return anchor_found_in(text) ||
+         (multiline_unanchored_union_ && RE2::PartialMatch(text, *multiline_unanchored_union_));
 }
 
 bool Redactor::redact(std::string_view text, std::string& out) const {
-  if (!union_ || !RE2::PartialMatch(text, *union_)) return false;
+  if (!anchor_found_in(text) &&
+      !(unanchored_union_ && RE2::PartialMatch(text, *unanchored_union_))) {
+    return false;
+  }
   std::string current(text);
   std::string next;
+  bool matched = false;
   for (const auto& rule : rules_) {
+    // Earlier rules may have rewritten the text: the anchor is looked for in what this rule sees.
+    if (!rule->may_match(current)) continue;
     const RE2& re = *rule->re;
     const int groups = re.NumberOfCapturingGroups() >= 1 ? 2 : 1;
     re2::StringPiece sub[2];
@@ -116,6 +169,7 @@ bool Redactor::redact(std::string_view text, std::string& out) const {
     next.clear();
     while (pos <= input.size() &&
            re.Match(input, pos, input.size(), RE2::UNANCHORED, sub, groups)) {
+      matched = true;
       const re2::StringPiece whole = sub[0];
       const re2::StringPiece target = groups == 2 && sub[1].data() != nullptr ? sub[1] : sub[0];
       const auto whole_end = static_cast<std::size_t>(whole.data() - input.data()) + whole.size();
@@ -138,6 +192,7 @@ bool Redactor::redact(std::string_view text, std::string& out) const {
       current.swap(next);
     }
   }
+  if (!matched) return false;
   out = std::move(current);
   return true;
 }

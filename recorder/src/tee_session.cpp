@@ -28,6 +28,8 @@ using Clock = std::chrono::steady_clock;
 
 constexpr int kForwardedSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2};
 constexpr int kPipeBytes = 1 << 20;
+// The recorder thread's nice value (the lowest priority) while the session forwards: see record().
+constexpr int kRecorderNice = 19;
 
 sigset_t handled_signals() {
   sigset_t set;
@@ -184,6 +186,13 @@ std::filesystem::path spill_directory_of(const std::filesystem::path& recording)
   return parent.empty() ? std::filesystem::path(".") : parent;
 }
 
+// Where record() is: the batch taken from the queue and the next chunk of it to record.
+struct RecordingRun {
+  std::vector<RecordedChunk> batch;
+  std::size_t next = 0;
+  std::string events;
+};
+
 // What the threads share; owned jointly so a pump still blocked in read(2) when the session
 // ends (a grandchild holding a pipe, an SDK keeping stdin open) never outlives its state.
 struct SessionState {
@@ -206,6 +215,10 @@ struct SessionState {
   int outputs_done = 0;  // stdout and stderr pumps that reached EOF
 
   double seconds() const { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+  // The recording's progress, owned by the recorder thread, then by the main thread (record()).
+  RecordingRun run;
+  std::atomic<bool> handing_over{false};
 
   StreamRecorder& recorder_of(Stream stream) {
     return stream == Stream::in ? in : stream == Stream::out ? out : err;
@@ -234,31 +247,41 @@ void pump(const std::shared_ptr<SessionState>& state, Stream stream, int src, in
   if (close_dst_at_eof) ::close(dst);
 }
 
-// Turns queued chunks into events and writes them, one write(2) per batch (or per MiB).
-void record(SessionState& state) {
+// Turns queued chunks into events and writes them, one write(2) per batch (or per MiB), until
+// the queue is closed and drained. The recorder thread runs it at the lowest priority while the
+// session forwards, so that it only ever uses CPU time the pumps leave; when the session is over
+// (`handing_over`), it stops after its current chunk and the main thread, at its normal
+// priority, records the rest from the same place: a backlog left on a busy machine does not
+// keep the tee (and the SDK waiting for its exit) at nice 19.
+void record(SessionState& state, bool background) {
   constexpr std::size_t kWriteBytes = std::size_t{1} << 20;
-  std::vector<RecordedChunk> batch;
-  std::string events;
-  while (state.queue.pop_batch(batch)) {
-    events.clear();
-    for (RecordedChunk& chunk : batch) {
+  RecordingRun& run = state.run;
+  const auto write_events = [&] {
+    if (run.events.empty()) return;
+    state.writer.append(run.events);
+    state.writer.flush();
+    run.events.clear();
+  };
+  while (true) {
+    while (run.next < run.batch.size()) {
+      if (background && state.handing_over.load(std::memory_order_relaxed)) {
+        write_events();
+        return;
+      }
+      RecordedChunk& chunk = run.batch[run.next++];
       StreamRecorder& recorder = state.recorder_of(chunk.stream);
       if (chunk.eof) {
-        recorder.on_eof(chunk.t, events);
+        recorder.on_eof(chunk.t, run.events);
       } else if (state.queue.load(chunk)) {
-        recorder.on_chunk(chunk.bytes(), chunk.t, events);
+        recorder.on_chunk(chunk.bytes(), chunk.t, run.events);
       }
-      if (events.size() >= kWriteBytes) {
-        state.writer.append(events);
-        state.writer.flush();
-        events.clear();
-      }
+      if (run.events.size() >= kWriteBytes) write_events();
     }
-    if (!events.empty()) {
-      state.writer.append(events);
-      state.writer.flush();
-    }
-    state.queue.release(batch);
+    write_events();
+    state.queue.release(run.batch);
+    run.next = 0;
+    if (background && state.handing_over.load(std::memory_order_relaxed)) return;
+    if (!state.queue.pop_batch(run.batch)) return;
   }
 }
 
@@ -319,7 +342,13 @@ ChildOutcome run_tee_session(const TeeConfig& config, RecordingHeader header,
   ::close(out.write_end);
   ::close(err.write_end);
 
-  std::thread recorder([state] { record(*state); });
+  std::thread recorder([state] {
+    // Forwarding comes first: at nice 19 the recorder runs on the CPU time the pumps leave, and a
+    // pump that wakes up preempts it (its backlog waits in the queue, then the spill file).
+    // Raising one's own nice value needs no privilege; if it fails the recorder keeps the default.
+    ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), kRecorderNice);
+    record(*state, true);
+  });
   std::thread out_pump([state, fd = out.read_end] {
     pump(state, Stream::out, fd, STDOUT_FILENO, false);
     ::close(fd);
@@ -373,8 +402,10 @@ ChildOutcome run_tee_session(const TeeConfig& config, RecordingHeader header,
   header_writer.join();
   // Everything read so far gets recorded; a pump still reading (stdin, or a grandchild's
   // output) is ignored from here on, as the writer ignores events after the last one.
+  state->handing_over = true;
   state->queue.close();
   recorder.join();
+  record(*state, false);
 
   ChildOutcome outcome;
   std::string last;

@@ -14,17 +14,24 @@
 // claude-tee and fake-claude (its reports and stderr) share these rules: the library is
 // claude::recorded_text, which needs RE2 only.
 //
-// What it costs: one RE2 scan over the union of all rules (per chunk of lines, see
-// may_match_any_line); only lines that match are rewritten, rule by rule. Lines without secrets
-// are not copied. Rules using \A or \z are only honoured per line.
+// What it costs: a prefilter, then RE2 only where a rule may match. Built-in and literal rules
+// carry a literal that every match contains (`sk-ant-`, `bearer`, …), looked for with a
+// LiteralFinder (several GiB/s); rules from users have none, and one RE2 scan over their union
+// runs on every text (per chunk of lines, see may_match_any_line). Only lines that may match are
+// rewritten, rule by rule. Lines without secrets are not copied. Rules using \A or \z are only
+// honoured per line.
 #pragma once
 
 #include <filesystem>
 #include <memory>
+#include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "claude/recorder/literal_finder.hpp"
 
 namespace re2 {
 class RE2;
@@ -48,8 +55,17 @@ class Redactor {
   Redactor(Redactor&&) noexcept;
   Redactor& operator=(Redactor&&) noexcept;
 
+  // A built-in rule and its prefilter: every match of `pattern` contains `anchor` (ASCII case
+  // folded when `anchor_ignores_case`).
+  struct BuiltinRule {
+    std::string_view name;
+    std::string_view pattern;
+    std::string_view anchor;
+    bool anchor_ignores_case = false;
+  };
   // The built-in rules, in order: oauth-token (sk-ant-oat…), api-key (sk-ant-…), bearer-token,
   // oauth-token (JSON token fields).
+  [[nodiscard]] static std::span<const BuiltinRule> builtin_rules() noexcept;
   [[nodiscard]] static Redactor with_builtin_rules();
 
   // `origin` names where the rule came from, for the error message.
@@ -60,7 +76,8 @@ class Redactor {
   void add_rules_file(const std::filesystem::path& file);
 
   // Writes the redacted text to `out` and returns true when some rule matched; returns false
-  // and leaves `out` untouched otherwise.
+  // and leaves `out` untouched otherwise. Rules apply in order, each to the text the previous
+  // ones left.
   bool redact(std::string_view text, std::string& out) const;
   [[nodiscard]] std::string redact_copy(std::string_view text) const;
 
@@ -74,11 +91,16 @@ class Redactor {
 
  private:
   struct Rule;
+  void add_anchored_rule(std::string name, std::string_view re2_pattern, std::string_view origin,
+                         std::optional<LiteralFinder> anchor);
   void rebuild_union();
+  [[nodiscard]] bool anchor_found_in(std::string_view text) const;
 
   std::vector<std::unique_ptr<Rule>> rules_;
-  std::unique_ptr<re2::RE2> union_;
-  std::unique_ptr<re2::RE2> multiline_union_;
+  std::vector<const LiteralFinder*> distinct_anchors_;  // of the anchored rules, each once
+  // The rules without an anchor (users' rules), as one pattern; null when there are none.
+  std::unique_ptr<re2::RE2> unanchored_union_;
+  std::unique_ptr<re2::RE2> multiline_unanchored_union_;
 };
 
 // Secret-named environment variables: names ending in _KEY, _TOKEN, _SECRET or _PASSWORD.
