@@ -1,8 +1,109 @@
 #include "claude/emulator/json_text.hpp"
 
+#include <simdjson.h>
+
+#include <cstdint>
+#include <optional>
 #include <string>
 
 namespace claude::emulator {
+namespace {
+
+// Lines up to this size share one parser per thread; a bigger one gets a parser of its own,
+// freed after use, so one huge line does not pin its parse buffers for the rest of the run.
+constexpr std::size_t kSharedParserBytes = std::size_t{1} << 20;
+
+// simdjson reads `-0` as the signed integer 0; nlohmann keeps it apart from `0` (number_integer
+// against number_unsigned). Whether the text holds such a literal (a string may hold the same
+// bytes: this only errs towards the exact path).
+bool has_negative_zero_literal(std::string_view text) {
+  for (auto at = text.find("-0"); at != std::string_view::npos; at = text.find("-0", at + 1)) {
+    if (at + 2 == text.size()) return true;
+    const char next = text[at + 2];
+    if ((next < '0' || next > '9') && next != '.' && next != 'e' && next != 'E') return true;
+  }
+  return false;
+}
+
+// The same value nlohmann's parser builds: non-negative integers are number_unsigned, negative
+// ones number_integer, the rest number_float; a repeated key keeps its first place and its last
+// value (ordered_map::operator[]).
+Json to_json(simdjson::dom::element element, bool& saw_zero_integer) {
+  using simdjson::dom::element_type;
+  switch (element.type()) {
+    case element_type::ARRAY: {
+      Json array = Json::array();
+      auto& items = array.get_ref<Json::array_t&>();
+      const simdjson::dom::array source = element.get_array().value_unsafe();
+      for (simdjson::dom::element item : source) {
+        items.push_back(to_json(item, saw_zero_integer));
+      }
+      return array;
+    }
+    case element_type::OBJECT: {
+      Json object = Json::object();
+      auto& members = object.get_ref<Json::object_t&>();
+      const simdjson::dom::object source = element.get_object().value_unsafe();
+      for (simdjson::dom::key_value_pair member : source) {
+        members[std::string(member.key)] = to_json(member.value, saw_zero_integer);
+      }
+      return object;
+    }
+    case element_type::STRING: {
+      // One spare byte: a recorded line gets its newline appended without a reallocation.
+      const std::string_view text = element.get_string().value_unsafe();
+      std::string copy;
+      copy.reserve(text.size() + 1);
+      copy.assign(text);
+      return Json(std::move(copy));
+    }
+    case element_type::INT64: {
+      const std::int64_t n = element.get_int64().value_unsafe();
+      if (n < 0) return Json(n);
+      if (n == 0) saw_zero_integer = true;
+      return Json(static_cast<std::uint64_t>(n));
+    }
+    case element_type::UINT64:
+      return Json(element.get_uint64().value_unsafe());
+    case element_type::DOUBLE:
+      return Json(element.get_double().value_unsafe());
+    case element_type::BOOL:
+      return Json(element.get_bool().value_unsafe());
+    case element_type::NULL_VALUE:
+      break;
+  }
+  return Json(nullptr);
+}
+
+std::optional<Json> parse_with(simdjson::dom::parser& parser, std::string_view text) {
+  simdjson::dom::element root;
+  if (parser.parse(text.data(), text.size()).get(root) != simdjson::SUCCESS) return std::nullopt;
+  bool saw_zero_integer = false;
+  Json value = to_json(root, saw_zero_integer);
+  if (saw_zero_integer && has_negative_zero_literal(text)) return std::nullopt;
+  return value;
+}
+
+bool limit_depth(simdjson::dom::parser& parser) {
+  return parser.allocate(simdjson::dom::MINIMAL_DOCUMENT_CAPACITY, kMaxJsonDepth) ==
+         simdjson::SUCCESS;
+}
+
+// simdjson's answer when it accepts the text (it then agrees with nlohmann, the depth cap
+// included); nullopt sends the caller to nlohmann, whose result and message stay the reference.
+std::optional<Json> parse_fast(std::string_view text) {
+  if (text.size() > kSharedParserBytes) {
+    simdjson::dom::parser parser;
+    if (!limit_depth(parser)) return std::nullopt;
+    return parse_with(parser, text);
+  }
+  thread_local simdjson::dom::parser shared;
+  thread_local const bool ready = limit_depth(shared);
+  if (!ready) return std::nullopt;
+  return parse_with(shared, text);
+}
+
+}  // namespace
 
 std::size_t json_nesting_depth(std::string_view text, std::size_t stop_after) {
   std::size_t depth = 0;
@@ -43,6 +144,7 @@ std::size_t json_nesting_depth(std::string_view text, std::size_t stop_after) {
 }
 
 Json parse_json(std::string_view text) {
+  if (auto fast = parse_fast(text)) return std::move(*fast);
   if (json_nesting_depth(text, kMaxJsonDepth) > kMaxJsonDepth) {
     throw Json::parse_error::create(
         101, 0, "nested deeper than " + std::to_string(kMaxJsonDepth) + " levels", nullptr);
@@ -51,6 +153,7 @@ Json parse_json(std::string_view text) {
 }
 
 Json parse_json_or_discarded(std::string_view text) {
+  if (auto fast = parse_fast(text)) return std::move(*fast);
   if (json_nesting_depth(text, kMaxJsonDepth) > kMaxJsonDepth)
     return Json(Json::value_t::discarded);
   return Json::parse(text, nullptr, /*allow_exceptions=*/false);

@@ -68,7 +68,7 @@ std::optional<std::string> for_each_file_line(const std::filesystem::path& path,
   auto deliver = [&](const sdk::LineEvent& event) {
     if (go_on) go_on = sink(++line_no, event);
   };
-  std::vector<char> chunk(std::size_t{1} << 16);
+  std::vector<char> chunk(std::size_t{1} << 20);
   std::size_t total = 0;
   while (go_on) {
     const ssize_t got = ::read(file.get(), chunk.data(), chunk.size());

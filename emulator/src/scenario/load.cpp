@@ -46,7 +46,7 @@ class Loader {
       }
       return true;
     }
-    std::get<detail::ScenarioParser>(parser_).step(line_no, value);
+    std::get<detail::ScenarioParser>(parser_).step(line_no, std::move(value));
     return true;
   }
 

@@ -17,7 +17,8 @@ class ScenarioParser {
  public:
   explicit ScenarioParser(std::string file);
   void header(std::size_t line, const Json& header);
-  void step(std::size_t line, const Json& step);
+  // Takes the step by value: its strings and values move into the Step (raw steps are large).
+  void step(std::size_t line, Json step);
   void error(std::size_t line, std::string reason);
   LoadResult finish();
 

@@ -281,7 +281,8 @@ void RecordingParser::cli_line(std::size_t line, std::string text, bool partial)
   step.verbatim = true;
   step.text = std::move(text);
   step.text.push_back('\n');
-  // The JSON parser grew this string by doubling; a replay holds every line until it is sent.
+  // A replay holds every line until it is sent: no spare capacity. parse_json leaves one spare
+  // byte in strings, so this is free unless nlohmann read the line (it grows strings by doubling).
   step.text.shrink_to_fit();
   scenario_.steps.push_back(std::move(step));
 }

@@ -206,7 +206,7 @@ void ScenarioParser::header(std::size_t line, const Json& h) {
   }
 }
 
-void ScenarioParser::step(std::size_t line, const Json& s) {
+void ScenarioParser::step(std::size_t line, Json s) {
   if (!s.is_object()) {
     error(line, "a step must be a JSON object, got " + std::string(s.type_name()));
     return;
@@ -246,7 +246,7 @@ void ScenarioParser::step(std::size_t line, const Json& s) {
   Step step;
   step.verb = spec->verb;
   step.line = line;
-  const Json& arg = s[std::string(spec->key)];
+  Json& arg = s[std::string(spec->key)];
   const Dialect dialect = scenario_.header.protocol;
 
   if (auto it = s.find("within_ms"); it != s.end()) {
@@ -261,7 +261,7 @@ void ScenarioParser::step(std::size_t line, const Json& s) {
   switch (spec->verb) {
     case Verb::send:
       if (!check_names_known(line, referenced_variables(arg))) return;
-      step.value = arg;
+      step.value = std::move(arg);
       if (auto it = s.find("chunks"); it != s.end()) {
         if (!it->is_array() || it->empty()) {
           error(line, "chunks must be a non-empty array of byte counts");
@@ -305,12 +305,12 @@ void ScenarioParser::step(std::size_t line, const Json& s) {
         }
         step.text = std::move(*bytes);
       } else {
-        step.text = arg.get<std::string>();
+        step.text = std::move(arg.get_ref<std::string&>());
       }
       break;
     case Verb::expect:
       if (!check_pattern_at(line, arg, "expect pattern", true)) return;
-      step.value = arg;
+      step.value = std::move(arg);
       seen_expect_ = true;
       break;
     case Verb::request: {
@@ -324,7 +324,7 @@ void ScenarioParser::step(std::size_t line, const Json& s) {
         return;
       }
       if (!check_names_known(line, referenced_variables(arg))) return;
-      step.value = arg;
+      step.value = std::move(arg);
       // The `as` name is bound to the fresh request id before the reply is matched, so the
       // step's own expect_response may refer to it ({"request_id":{"$var":"perm"}}).
       if (auto it = s.find("as"); it != s.end()) {
@@ -337,7 +337,7 @@ void ScenarioParser::step(std::size_t line, const Json& s) {
       }
       if (auto it = s.find("expect_response"); it != s.end()) {
         if (!check_pattern_at(line, *it, "expect_response pattern", true)) return;
-        step.response = *it;
+        step.response = std::move(*it);
       }
       break;
     }
@@ -354,7 +354,7 @@ void ScenarioParser::step(std::size_t line, const Json& s) {
       break;
     case Verb::respond:
       if (!check_names_known(line, referenced_variables(arg))) return;
-      step.value = arg;
+      step.value = std::move(arg);
       break;
     case Verb::sleep: {
       auto ms = non_negative_ms(arg);
