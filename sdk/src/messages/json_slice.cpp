@@ -1,5 +1,6 @@
 #include "messages/json_slice.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace claude::sdk::detail {
@@ -14,11 +15,21 @@ const char* skip_space(const char* p, const char* end) {
   return p;
 }
 
+// The next '"' in [p, end), or nullptr. Keys and most values end within a few bytes, where a
+// plain loop beats the call into memchr; longer strings get memchr.
+const char* find_quote(const char* p, const char* end) {
+  const char* const near = p + std::min<std::ptrdiff_t>(end - p, 32);
+  for (; p < near; ++p)
+    if (*p == '"') return p;
+  if (p >= end) return nullptr;
+  return static_cast<const char*>(std::memchr(p, '"', static_cast<std::size_t>(end - p)));
+}
+
 // `p` is at an opening quote; returns the position after the closing one.
 const char* skip_string(const char* p, const char* end) {
   const char* const body = ++p;
   while (p < end) {
-    const auto* quote = static_cast<const char*>(std::memchr(p, '"', end - p));
+    const char* quote = find_quote(p, end);
     if (quote == nullptr) return end;
     const char* run = quote;
     while (run > body && run[-1] == '\\') --run;

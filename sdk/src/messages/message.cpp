@@ -1,5 +1,7 @@
 #include "claude/sdk/message.hpp"
 
+#include "messages/json_reader.hpp"
+
 namespace claude::sdk {
 
 static_assert(
@@ -10,7 +12,7 @@ static_assert(
 
 nlohmann::json JsonText::value() const {
   if (text_.empty()) return nullptr;
-  return nlohmann::json::parse(text_, nullptr, /*allow_exceptions=*/false);
+  return detail::read_json(text_);
 }
 
 bool operator==(const JsonText& a, const JsonText& b) {
@@ -63,8 +65,7 @@ std::string_view Message::type_name() const noexcept {
 
 const nlohmann::json& Message::json() const {
   if (!json_) {
-    json_ = std::make_shared<const nlohmann::json>(
-        nlohmann::json::parse(line_, nullptr, /*allow_exceptions=*/false));
+    json_ = std::make_shared<const nlohmann::json>(detail::read_json(line_));
   }
   return *json_;
 }

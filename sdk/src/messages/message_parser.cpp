@@ -569,10 +569,15 @@ MessageParser::MessageParser(MessageParser&&) noexcept = default;
 MessageParser& MessageParser::operator=(MessageParser&&) noexcept = default;
 
 ParseResult MessageParser::parse(std::string_view line) {
-  return parse_line(line, true);
+  return parse_line(line, nullptr, true);
 }
 
-ParseResult MessageParser::parse_line(std::string_view line, bool allow_number_fallback) {
+ParseResult MessageParser::parse_moving(std::string&& line) {
+  return parse_line(line, &line, true);
+}
+
+ParseResult MessageParser::parse_line(std::string_view line, std::string* owned,
+                                      bool allow_number_fallback) {
   try {
     element root;
     auto error = state_->dom.parse(line.data(), line.size(), /*realloc_if_needed=*/true).get(root);
@@ -582,7 +587,7 @@ ParseResult MessageParser::parse_line(std::string_view line, bool allow_number_f
       // doubles, and type the message from that normalised text. The original line is kept.
       auto value = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
       if (value.is_discarded()) return make_error(ParseError::Kind::not_json, "", "bad number");
-      auto typed = parse_line(value.dump(), false);
+      auto typed = parse_line(value.dump(), nullptr, false);
       if (auto* message = std::get_if<Message>(&typed)) {
         return Message(std::string(line), message->body());
       }
@@ -598,7 +603,8 @@ ParseResult MessageParser::parse_line(std::string_view line, bool allow_number_f
     if (type_field->get(type) != simdjson::SUCCESS) {
       return make_error(ParseError::Kind::wrong_type, "/type");
     }
-    return Message(std::string(line), parse_body(type, obj, line));
+    MessageBody body = parse_body(type, obj, line);
+    return Message(owned != nullptr ? std::move(*owned) : std::string(line), std::move(body));
   } catch (const FieldFault& fault) {
     return make_error(fault.kind, fault.field);
   } catch (const std::bad_alloc&) {

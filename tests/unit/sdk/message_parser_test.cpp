@@ -563,5 +563,22 @@ TEST(ParseErrorKind, NamesAreStable) {
   EXPECT_EQ(to_string(ParseError::Kind::too_deep), "too_deep");
 }
 
+TEST(MessageParser, ParseMovingKeepsTheLineOnErrorAndGivesItToTheMessageOnSuccess) {
+  MessageParser parser;
+  std::string bad = R"({"type":"control_request","request_id":"r1"})";  // no `request`
+  const std::string bad_copy = bad;
+  auto failed = parser.parse_moving(std::move(bad));
+  ASSERT_TRUE(std::holds_alternative<ParseError>(failed));
+  EXPECT_EQ(bad, bad_copy);  // still there for the caller's error report
+
+  std::string good = R"({"type":"keep_alive","padding":")" + std::string(500, 'p') + "\"}";
+  const std::string good_copy = good;
+  const char* storage = good.data();
+  auto parsed = parser.parse_moving(std::move(good));
+  ASSERT_TRUE(std::holds_alternative<Message>(parsed));
+  EXPECT_EQ(std::get<Message>(parsed).line(), good_copy);
+  EXPECT_EQ(std::get<Message>(parsed).line().data(), storage);  // taken, not copied
+}
+
 }  // namespace
 }  // namespace claude::sdk

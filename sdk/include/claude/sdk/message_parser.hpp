@@ -52,9 +52,12 @@ class MessageParser {
 
   // Parses one line (without its newline).
   [[nodiscard]] ParseResult parse(std::string_view line);
+  // The same, taking the line's storage into the Message instead of copying it; on a ParseError
+  // `line` is left as it was (callers report it).
+  [[nodiscard]] ParseResult parse_moving(std::string&& line);
 
  private:
-  ParseResult parse_line(std::string_view line, bool allow_number_fallback);
+  ParseResult parse_line(std::string_view line, std::string* owned, bool allow_number_fallback);
 
   struct State;
   std::unique_ptr<State> state_;
