@@ -43,6 +43,10 @@ std::vector<Message> Client::receive_response() {
   return out;
 }
 
+MessageQueueStats Client::message_queue_stats() const {
+  return session_->queue_stats();
+}
+
 json Client::interrupt() {
   return session_->control("interrupt", json::object());
 }

@@ -20,6 +20,10 @@ std::vector<Message> Query::collect() {
   return out;
 }
 
+MessageQueueStats Query::message_queue_stats() const {
+  return session_ ? session_->queue_stats() : MessageQueueStats{};
+}
+
 Query query(std::string_view prompt, Options options) {
   return query(prompt, std::move(options), nullptr);
 }

@@ -1,5 +1,7 @@
 #include "client/session.hpp"
 
+#include <algorithm>
+
 #include "claude/sdk/argv_builder.hpp"
 #include "claude/sdk/cli_discovery.hpp"
 #include "claude/sdk/frame_writer.hpp"
@@ -32,10 +34,39 @@ bool is_terminal_task_status(const std::string& s) {
   return s == "completed" || s == "failed" || s == "stopped" || s == "killed";
 }
 
+// A waiting consumer is woken at the end of each batch of lines; within a long batch (a transport
+// that buffers a lot, or none that reports its buffer) also after this many bytes, so it can work
+// while the reader goes on.
+constexpr std::size_t kMaxWakeBytes = 1u << 20;
+
+std::size_t wake_bytes_for(std::size_t cap) {
+  return cap == 0 ? kMaxWakeBytes : std::clamp<std::size_t>(cap / 4, 1, kMaxWakeBytes);
+}
+
 }  // namespace
 
+// Runs one write of ours to the CLI's stdin; the reader does not wait for room meanwhile.
+template <class Write>
+auto Session::writing(Write&& write) {
+  {
+    std::lock_guard lock(queue_mutex_);
+    ++writes_in_progress_;
+  }
+  room_cv_.notify_one();  // a reader waiting for room reads on while we write
+  struct Done {
+    Session& session;
+    ~Done() {
+      std::lock_guard lock(session.queue_mutex_);
+      --session.writes_in_progress_;
+    }
+  } done{*this};
+  return write();
+}
+
 Session::Session(Options options, std::unique_ptr<Transport> transport)
-    : options_(std::move(options)), transport_(std::move(transport)) {}
+    : options_(std::move(options)),
+      transport_(std::move(transport)),
+      wake_bytes_(wake_bytes_for(options_.max_queued_message_bytes)) {}
 
 Session::~Session() {
   close();
@@ -54,9 +85,13 @@ void Session::connect() {
   connected_ = true;
   protocol_->start(ControlListener{
       [this](Message&& m) { on_message(std::move(m)); },
-      [this](std::exception_ptr error, const StreamEnd&) { on_end(std::move(error)); }, nullptr});
-  server_info_ =
-      protocol_->request("initialize", initialize_request(), options_.initialize_timeout);
+      [this](std::exception_ptr error, const StreamEnd&) { on_end(std::move(error)); }, nullptr,
+      [this] { on_batch_end(); }});
+  PendingControl initialize = writing([&] {
+    return track(
+        protocol_->send_request("initialize", initialize_request(), options_.initialize_timeout));
+  });
+  server_info_ = initialize.wait();
 }
 
 json Session::initialize_request() const {
@@ -191,16 +226,80 @@ void Session::consider_run_end(const Message& message) {
   if (end_now) transport_->end_input();
 }
 
+// ---- hand-off: reader side -------------------------------------------------------------------
+
 void Session::on_message(Message&& message) {
   consider_run_end(message);
   if (const auto* s = message.get_if<SystemMessage>(); s && s->sdk_host_only) return;
-  bool wake;
+  const std::size_t bytes = message.line().size();
+  std::unique_lock lock(queue_mutex_);
+  queue_.push_back(std::move(message));
+  const std::size_t queued = queued_bytes_.fetch_add(bytes) + bytes;
+  stats_.peak_queued_bytes = std::max(stats_.peak_queued_bytes, queued);
+  unsignalled_ = true;
+  unsignalled_bytes_ += bytes;
+  const std::size_t cap = options_.max_queued_message_bytes;
+  if (cap != 0 && queued >= cap) {
+    wait_for_room(lock);
+    return;
+  }
+  if (!consumer_waiting_ || unsignalled_bytes_ < wake_bytes_) return;
+  unsignalled_ = false;
+  unsignalled_bytes_ = 0;
+  lock.unlock();
+  queue_cv_.notify_one();
+}
+
+void Session::on_batch_end() {
   {
     std::lock_guard lock(queue_mutex_);
-    queue_.push_back(std::move(message));
-    wake = waiting_;
+    if (!consumer_waiting_ || !unsignalled_) return;
+    unsignalled_ = false;
+    unsignalled_bytes_ = 0;
   }
-  if (wake) queue_cv_.notify_one();
+  queue_cv_.notify_one();
+}
+
+void Session::wake_consumer_locked() {
+  if (!consumer_waiting_ || !unsignalled_) return;
+  unsignalled_ = false;
+  unsignalled_bytes_ = 0;
+  queue_cv_.notify_one();
+}
+
+// The queue is full: stop reading (the CLI's pipe fills and the CLI waits) until the consumer has
+// taken half of it. `reader_waiting_` and `queued_bytes_` are set and read in opposite orders by
+// this thread and release(), so one of the two always sees the other's change.
+void Session::wait_for_room(std::unique_lock<std::mutex>& lock) {
+  const std::size_t low_water = options_.max_queued_message_bytes / 2;
+  wake_consumer_locked();
+  while (reader_may_wait()) {
+    reader_waiting_.store(true);
+    if (queued_bytes_.load() <= low_water) break;
+    ++stats_.reader_waits;
+    room_cv_.wait(lock);
+  }
+  reader_waiting_.store(false);
+}
+
+// queue_mutex_ held. An answer to one of our requests is somewhere behind the queued lines; a
+// reader that stopped would never get to it. A CLI blocked on its full stdout pipe may stop reading
+// its stdin (Node writes to a pipe synchronously), so a write of ours can block until the reader
+// reads on; when the writer is the consumer, a waiting reader would wait for ever.
+bool Session::reader_may_wait() {
+  if (abandoned_ || writes_in_progress_ > 0) return false;
+  std::erase_if(outbound_, [](const PendingControl& p) { return p.ready(); });
+  return outbound_.empty();
+}
+
+PendingControl Session::track(PendingControl pending) {
+  {
+    std::lock_guard lock(queue_mutex_);
+    std::erase_if(outbound_, [](const PendingControl& p) { return p.ready(); });
+    if (!pending.ready()) outbound_.push_back(pending);
+  }
+  room_cv_.notify_one();  // a reader waiting for room must go and read the answer
+  return pending;
 }
 
 void Session::on_end(std::exception_ptr error) {
@@ -212,36 +311,67 @@ void Session::on_end(std::exception_ptr error) {
   queue_cv_.notify_all();
 }
 
+// ---- hand-off: consumer side -----------------------------------------------------------------
+
 std::optional<Message> Session::next_message() {
+  if (taken_.empty() && !take_batch()) return std::nullopt;
+  Message m = std::move(taken_.front());
+  taken_.pop_front();
+  release(m.line().size());
+  return m;
+}
+
+// Moves everything queued into `taken_` (empty); false at a clean end; throws the end error.
+bool Session::take_batch() {
   std::unique_lock lock(queue_mutex_);
   const auto limit = options_.message_inactivity_timeout;
   for (;;) {
     if (!queue_.empty()) {
-      Message m = std::move(queue_.front());
-      queue_.pop_front();
-      return m;
+      taken_.swap(queue_);
+      unsignalled_ = false;
+      unsignalled_bytes_ = 0;
+      return true;
     }
     if (ended_) {
       if (end_error_) std::rethrow_exception(end_error_);
-      return std::nullopt;
+      return false;
     }
     if (!protocol_) throw ConnectionError("receive: the session is not connected");
-    waiting_ = true;
+    consumer_waiting_ = true;
     if (limit.count() > 0) {
       auto deadline = protocol_->last_activity() + limit;
       queue_cv_.wait_until(lock, deadline);
       if (queue_.empty() && !ended_ && protocol_->inbound_in_flight() == 0 &&
           Clock::now() >= protocol_->last_activity() + limit) {
-        waiting_ = false;
+        consumer_waiting_ = false;
         throw TimeoutError("no message from the CLI for " + std::to_string(limit.count()) +
                            " ms (Options::message_inactivity_timeout)");
       }
     } else {
       queue_cv_.wait(lock);
     }
-    waiting_ = false;
+    consumer_waiting_ = false;
+    ++stats_.consumer_wakeups;
   }
 }
+
+void Session::release(std::size_t bytes) {
+  const std::size_t left = queued_bytes_.fetch_sub(bytes) - bytes;
+  if (left > options_.max_queued_message_bytes / 2 || !reader_waiting_.load() ||
+      !reader_waiting_.exchange(false))
+    return;
+  { std::lock_guard lock(queue_mutex_); }  // the reader is inside room_cv_.wait now
+  room_cv_.notify_one();
+}
+
+MessageQueueStats Session::queue_stats() const {
+  std::lock_guard lock(queue_mutex_);
+  MessageQueueStats stats = stats_;
+  stats.queued_bytes = queued_bytes_.load();
+  return stats;
+}
+
+// ---- input, control, teardown ---------------------------------------------------------------
 
 void Session::end_input_at_run_end() {
   bool needs_answers = static_cast<bool>(options_.can_use_tool) || !options_.hooks.empty() ||
@@ -267,17 +397,17 @@ void Session::end_input() {
 
 void Session::write_user_message(std::string_view text, std::string_view session_id) {
   if (!protocol_) throw ConnectionError("query: the session is not connected");
-  protocol_->write(user_message_frame(text, session_id));
+  writing([&] { protocol_->write(user_message_frame(text, session_id)); });
 }
 
 void Session::write_frame(const json& frame) {
   if (!protocol_) throw ConnectionError("write: the session is not connected");
-  protocol_->write(serialize_frame(frame));
+  writing([&] { protocol_->write(serialize_frame(frame)); });
 }
 
 PendingControl Session::send_control(std::string_view subtype, json payload) {
   if (!protocol_) throw ConnectionError("control request: the session is not connected");
-  return protocol_->send_request(subtype, std::move(payload));
+  return writing([&] { return track(protocol_->send_request(subtype, std::move(payload))); });
 }
 
 json Session::control(std::string_view subtype, json payload) {
@@ -287,6 +417,11 @@ json Session::control(std::string_view subtype, json payload) {
 void Session::close() {
   if (closed_) return;
   closed_ = true;
+  {
+    std::lock_guard lock(queue_mutex_);
+    abandoned_ = true;
+  }
+  room_cv_.notify_all();  // a reader waiting for room must go on, to see the end
   if (transport_) transport_->close();
   if (protocol_) protocol_->stop();
 }

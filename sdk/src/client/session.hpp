@@ -1,7 +1,17 @@
 // Session: one CLI conversation — transport, control engine, inbound handlers, message queue.
 // Client and query() are thin layers over it; they differ only in when stdin is closed.
+//
+// Message hand-off: the reader (an engine thread) pushes into `queue_`; the consumer takes the
+// whole queue at once into `taken_` and pops from it without locking. A waiting consumer is
+// woken once per batch of lines (ControlListener::on_batch_end: the transport has nothing
+// buffered) or every `wake_bytes_`, not per message. When the queue holds
+// Options::max_queued_message_bytes the reader waits until the consumer has taken half of it
+// (backpressure down to the CLI's pipe); it never waits while one of our control requests awaits
+// its answer (the reader must read it), while we write to the CLI's stdin (a CLI blocked on stdout
+// may not read it), nor after close().
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -13,8 +23,10 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "claude/sdk/control_protocol.hpp"
+#include "claude/sdk/message_queue_stats.hpp"
 #include "claude/sdk/options.hpp"
 #include "claude/sdk/transport.hpp"
 
@@ -43,14 +55,24 @@ class Session {
   nlohmann::json control(std::string_view subtype, nlohmann::json payload);
   [[nodiscard]] const nlohmann::json& server_info() const { return server_info_; }
   [[nodiscard]] bool connected() const { return connected_; }
+  [[nodiscard]] MessageQueueStats queue_stats() const;
   void close();
 
  private:
   void install_handlers();
   nlohmann::json initialize_request() const;
   void on_message(Message&& message);
+  void on_batch_end();
   void on_end(std::exception_ptr error);
   void consider_run_end(const Message& message);
+  PendingControl track(PendingControl pending);
+  template <class Write>
+  auto writing(Write&& write);
+  bool take_batch();
+  void release(std::size_t bytes);
+  void wait_for_room(std::unique_lock<std::mutex>& lock);
+  bool reader_may_wait();
+  void wake_consumer_locked();
 
   Options options_;
   std::unique_ptr<Transport> transport_;
@@ -60,10 +82,21 @@ class Session {
   bool connected_ = false;
   bool closed_ = false;
 
-  std::mutex queue_mutex_;
-  std::condition_variable queue_cv_;
+  mutable std::mutex queue_mutex_;
+  std::condition_variable queue_cv_;  // the consumer waits for messages
+  std::condition_variable room_cv_;   // the reader waits for room
   std::deque<Message> queue_;
-  bool waiting_ = false;
+  std::deque<Message> taken_;                 // consumer thread only
+  std::atomic<std::size_t> queued_bytes_{0};  // line bytes in queue_ and taken_
+  std::atomic<bool> reader_waiting_{false};
+  std::size_t wake_bytes_;             // wake a waiting consumer mid-batch after this many
+  std::size_t unsignalled_bytes_ = 0;  // pushed since the consumer was last woken
+  bool unsignalled_ = false;
+  bool consumer_waiting_ = false;
+  bool abandoned_ = false;                // close() ran: the reader never waits again
+  int writes_in_progress_ = 0;            // ours to the CLI's stdin: the reader never waits
+  std::vector<PendingControl> outbound_;  // our control requests; pruned when answered
+  MessageQueueStats stats_;
   bool ended_ = false;
   std::exception_ptr end_error_;
 

@@ -69,6 +69,7 @@ struct ControlProtocol::Engine : std::enable_shared_from_this<ControlProtocol::E
   std::size_t line_number = 0;
   std::optional<ResultMessage> last_result;
   bool fatal = false;
+  bool batch_open = false;  // on_message ran since the last on_batch_end
 
   // Outbound requests and inbound handlers, by request_id.
   mutable std::mutex table_mutex;
@@ -173,6 +174,7 @@ struct ControlProtocol::Engine : std::enable_shared_from_this<ControlProtocol::E
   // ends (nullopt).
   std::optional<Work> lead() {
     for (;;) {
+      if (batch_open && !transport.has_buffered_line()) end_batch();
       ReadResult r = transport.read();
       if (auto* end = std::get_if<StreamEnd>(&r)) {
         finish(*end);
@@ -192,7 +194,7 @@ struct ControlProtocol::Engine : std::enable_shared_from_this<ControlProtocol::E
         if (listener.on_noise) listener.on_noise(line.text);
         continue;
       }
-      ParseResult parsed = parser.parse(line.text);
+      ParseResult parsed = parser.parse_moving(std::move(line.text));
       if (auto* err = std::get_if<ParseError>(&parsed)) {
         if (line.partial) {
           // A truncated last line (the CLI died mid-write) is not a frame; keep it visible.
@@ -203,8 +205,16 @@ struct ControlProtocol::Engine : std::enable_shared_from_this<ControlProtocol::E
         continue;
       }
       Message& message = std::get<Message>(parsed);
-      if (auto work = route(std::move(message))) return work;
+      if (auto work = route(std::move(message))) {
+        if (batch_open) end_batch();
+        return work;
+      }
     }
+  }
+
+  void end_batch() {
+    batch_open = false;
+    if (listener.on_batch_end) listener.on_batch_end();
   }
 
   std::optional<Work> route(Message&& message) {
@@ -241,7 +251,10 @@ struct ControlProtocol::Engine : std::enable_shared_from_this<ControlProtocol::E
       return work;
     }
     if (const auto* result = message.get_if<ResultMessage>()) last_result = *result;
-    if (listener.on_message) listener.on_message(std::move(message));
+    if (listener.on_message) {
+      listener.on_message(std::move(message));
+      batch_open = true;
+    }
     return std::nullopt;
   }
 

@@ -297,6 +297,10 @@ ReadResult SubprocessTransport::read() {
   return *s.end;
 }
 
+bool SubprocessTransport::has_buffered_line() const {
+  return !state_->ready.empty();
+}
+
 void SubprocessTransport::end_input() {
   auto& s = *state_;
   std::lock_guard lock(s.write_mutex);

@@ -37,6 +37,11 @@ ReadResult InMemoryTransport::read() {
   return *end_;
 }
 
+bool InMemoryTransport::has_buffered_line() const {
+  std::lock_guard lock(mutex_);
+  return !to_sdk_.empty();
+}
+
 void InMemoryTransport::end_input() {
   {
     std::lock_guard lock(mutex_);
@@ -69,6 +74,14 @@ void InMemoryTransport::push_line(std::string line) {
   {
     std::lock_guard lock(mutex_);
     to_sdk_.push_back(std::move(line));
+  }
+  cv_.notify_all();
+}
+
+void InMemoryTransport::push_lines(std::vector<std::string> lines) {
+  {
+    std::lock_guard lock(mutex_);
+    for (auto& line : lines) to_sdk_.push_back(std::move(line));
   }
   cv_.notify_all();
 }

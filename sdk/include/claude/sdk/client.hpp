@@ -21,6 +21,16 @@
 //
 // What it costs: one process, one stderr thread, one or more engine threads (one per callback
 // running at the same time, plus the reader), and the queue of unread messages.
+//
+// Memory: the reader reads ahead of the consumer by at most `Options::max_queued_message_bytes`
+// of lines (2 MiB by default); then it stops reading until `receive_*` has taken half of them,
+// so the CLI's stdout pipe fills and the CLI waits. A consumer that stops calling `receive_*`
+// therefore stalls the CLI; `disconnect()` and the destructor always end it. While one of our
+// control requests awaits its answer (from any thread: `interrupt()` from the consumer thread
+// included) the reader does not stop, since the answer is behind the queued lines; nor while
+// `query`/`send_message`/a control call is writing (a CLI blocked on its stdout may not read its
+// stdin). The queue may then exceed the cap by what the CLI sends meanwhile.
+// `message_queue_stats()` shows it.
 #pragma once
 
 #include <chrono>
@@ -33,6 +43,7 @@
 
 #include "claude/sdk/control_protocol.hpp"
 #include "claude/sdk/message.hpp"
+#include "claude/sdk/message_queue_stats.hpp"
 #include "claude/sdk/options.hpp"
 #include "claude/sdk/transport.hpp"
 
@@ -63,6 +74,8 @@ class Client {
   std::optional<Message> receive_message();
   // The current turn's messages, up to and including its `result`.
   std::vector<Message> receive_response();
+  // The unread-message queue's counters (thread-safe).
+  [[nodiscard]] MessageQueueStats message_queue_stats() const;
 
   // Control requests (PROTOCOL.md §6); each returns the answer's payload.
   nlohmann::json interrupt();

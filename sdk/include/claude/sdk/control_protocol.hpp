@@ -16,10 +16,11 @@
 // the answer path). If the handler is still running 1 ms later, an idle engine thread takes the
 // reader role over (one is started if none is idle), so handlers run concurrently, may answer
 // out of order, may block, and may themselves wait for control requests of ours. The listener's
-// `on_message` and `on_end` run on an engine thread, in stdout order; they must not block for
-// long and must not call `stop()`. `send_request`, `write`, `request` and `PendingControl::*`
-// are thread-safe. Engine threads block SIGPIPE (a write to a closed pipe or socket from a
-// handler fails with EPIPE instead of killing the process).
+// callbacks run on an engine thread, in stdout order; they must not call `stop()`. While
+// `on_message` blocks, nothing is read (a listener may use that for backpressure, if it never
+// blocks while an answer it waits for is still unread). `send_request`, `write`, `request` and
+// `PendingControl::*` are thread-safe. Engine threads block SIGPIPE (a write to a closed pipe or
+// socket from a handler fails with EPIPE instead of killing the process).
 //
 // How it fails: a stdout line that starts with '{' but is not a valid frame, or a line over the
 // cap, ends the session for the consumer with `MessageParseError` (other stdout noise is passed
@@ -60,6 +61,11 @@ struct ControlListener {
   std::function<void(std::exception_ptr error, const StreamEnd& end)> on_end;
   // Stdout lines that are not protocol frames (debug output leaking onto stdout).
   std::function<void(std::string_view line)> on_noise;
+  // Called on the reading thread after one or more `on_message` calls, once the reader may stop
+  // for a while: before a `read()` when the transport has no buffered line left
+  // (`Transport::has_buffered_line()`), and before it runs a handler. A listener that defers its
+  // wake-ups while lines keep coming (the session's consumer hand-off) does them here. Optional.
+  std::function<void()> on_batch_end = nullptr;
 };
 
 // One of our requests in flight.

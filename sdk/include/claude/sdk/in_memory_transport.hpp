@@ -41,6 +41,7 @@ class InMemoryTransport final : public Transport {
   void connect() override;
   void write(std::string_view frame) override;
   ReadResult read() override;
+  [[nodiscard]] bool has_buffered_line() const override;
   void end_input() override;
   void close() override;
   [[nodiscard]] bool input_open() const override;
@@ -48,6 +49,8 @@ class InMemoryTransport final : public Transport {
   // The CLI's side.
   void push_line(std::string line);
   void push_json(const nlohmann::json& value) { push_line(value.dump()); }
+  // Several lines at once, as one chunk of a pipe: the reader sees them all buffered.
+  void push_lines(std::vector<std::string> lines);
   void finish(ExitStatus status, std::string stderr_tail = "");
   // Makes the next writes fail as if the CLI had died.
   void break_input();

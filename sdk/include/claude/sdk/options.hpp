@@ -94,6 +94,13 @@ struct Options {
 
   // --- limits and timeouts ---------------------------------------------------------------------
   std::size_t max_line_bytes = 32u << 20;
+  // Line bytes of messages read ahead of the consumer (`receive_*`, `Query::next`). At the cap the
+  // reader stops reading until the consumer has taken half of them: the CLI's stdout pipe fills
+  // and the CLI waits, so memory stays bounded whatever the session's length. Not while one of
+  // our control requests awaits its answer (the answer must be read), while we write to the
+  // CLI's stdin (a CLI blocked on stdout may not read it), or after close(). A single line may
+  // overshoot the cap by up to `max_line_bytes`. 0: unbounded.
+  std::size_t max_queued_message_bytes = 2u << 20;
   std::chrono::milliseconds initialize_timeout{60000};
   std::chrono::milliseconds control_timeout{60000};
   std::chrono::milliseconds message_inactivity_timeout{120000};

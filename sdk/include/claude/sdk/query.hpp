@@ -16,8 +16,9 @@
 // the run ended with an error result and a non-zero exit, ProcessError on another non-zero exit
 // or a crash, MessageParseError, TimeoutError (inactivity).
 //
-// What it costs: as Client. Destroying a Query before the end tears the process down
-// (grace → SIGTERM → SIGKILL).
+// What it costs: as Client, memory included: at most `Options::max_queued_message_bytes` of
+// lines are read ahead of `next()`, then the CLI waits for the consumer. Destroying a Query
+// before the end tears the process down (grace → SIGTERM → SIGKILL), also while the reader waits.
 #pragma once
 
 #include <memory>
@@ -26,6 +27,7 @@
 #include <vector>
 
 #include "claude/sdk/message.hpp"
+#include "claude/sdk/message_queue_stats.hpp"
 #include "claude/sdk/options.hpp"
 #include "claude/sdk/transport.hpp"
 
@@ -46,6 +48,8 @@ class Query {
   std::optional<Message> next();
   // Every remaining message.
   std::vector<Message> collect();
+  // The unread-message queue's counters (thread-safe; all zero for a moved-from Query).
+  [[nodiscard]] MessageQueueStats message_queue_stats() const;
 
  private:
   std::unique_ptr<client::Session> session_;

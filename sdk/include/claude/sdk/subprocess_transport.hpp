@@ -65,6 +65,8 @@ class SubprocessTransport final : public Transport {
   void connect() override;
   void write(std::string_view frame) override;
   ReadResult read() override;
+  // True while lines of the last chunk read are still waiting; for the reading thread only.
+  [[nodiscard]] bool has_buffered_line() const override;
   void end_input() override;
   void close() override;
   [[nodiscard]] bool input_open() const override;

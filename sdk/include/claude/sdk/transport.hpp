@@ -14,6 +14,9 @@
 //    thread at a time (the control protocol guarantees it). Lines are split with `LineBuffer`
 //    rules; a line over the cap is reported as `oversized`. After the last line it returns a
 //    `StreamEnd` (exit status, stderr tail) and keeps returning it.
+//  - `has_buffered_line()` (optional) is true when the next `read()` returns a line already
+//    received, without blocking. Called only by the thread that calls `read()`. The default,
+//    false, is always correct; an accurate answer lets consumers batch their wake-ups per chunk.
 //  - `end_input()` closes the CLI's stdin (EOF) and leaves stdout open. Idempotent.
 //  - `close()` ends the session: EOF, a grace period, then stronger means (for a process:
 //    SIGTERM, then SIGKILL); it unblocks a `read()` in progress and is idempotent. After it,
@@ -55,6 +58,7 @@ class Transport {
   virtual void connect() = 0;
   virtual void write(std::string_view frame) = 0;
   virtual ReadResult read() = 0;
+  [[nodiscard]] virtual bool has_buffered_line() const { return false; }
   virtual void end_input() = 0;
   virtual void close() = 0;
   // False once `end_input()` or `close()` ran or the input side broke.
