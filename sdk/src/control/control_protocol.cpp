@@ -279,8 +279,10 @@ struct ControlProtocol::Engine : std::enable_shared_from_this<ControlProtocol::E
       answer = !work.token.cancelled();
     }
     if (answer) try_write(frame);
-    --in_flight;
+    // Activity first: a consumer that sees no handler in flight must also see this answer's time,
+    // or it could count the handler's whole run as inactivity.
     touch();
+    --in_flight;
   }
 
   // ---- outbound ---------------------------------------------------------------------------
