@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <vector>
@@ -68,7 +69,12 @@ std::optional<std::string> for_each_file_line(const std::filesystem::path& path,
   auto deliver = [&](const sdk::LineEvent& event) {
     if (go_on) go_on = sink(++line_no, event);
   };
-  std::vector<char> chunk(std::size_t{1} << 20);
+  // Large files are read 1 MiB at a time so most lines pass without being copied into the line
+  // buffer; small ones (most scenarios) get a small chunk, so start-up touches no extra pages.
+  constexpr std::size_t kSmallChunk = std::size_t{1} << 16;
+  constexpr std::size_t kLargeChunk = std::size_t{1} << 20;
+  const std::size_t file_size = pipe ? 0 : static_cast<std::size_t>(status.st_size);
+  std::vector<char> chunk(std::clamp(file_size + 1, kSmallChunk, kLargeChunk));
   std::size_t total = 0;
   while (go_on) {
     const ssize_t got = ::read(file.get(), chunk.data(), chunk.size());
