@@ -25,20 +25,7 @@ constexpr std::size_t kPadding = 400;  // text bytes per assistant line (~600 li
 // Answers every control request the SDK writes (initialize included) with success; the answer
 // queues up behind whatever the test pushed before.
 std::unique_ptr<InMemoryTransport> answering_every_request() {
-  auto slot = std::make_shared<InMemoryTransport*>(nullptr);
-  InMemoryTransport::Config config;
-  config.responder = [slot](const std::string& frame) {
-    json j = json::parse(frame);
-    if (j.value("type", "") == "control_request")
-      (*slot)->push_json({{"type", "control_response"},
-                          {"response",
-                           {{"subtype", "success"},
-                            {"request_id", j["request_id"]},
-                            {"response", {{"commands", json::array()}}}}}});
-  };
-  auto t = std::make_unique<InMemoryTransport>(config);
-  *slot = t.get();
-  return t;
+  return answering_requests([](const std::string&) { return true; });
 }
 
 // Plays a CLI blocked on its full stdout pipe, as Node is (it writes to a pipe synchronously): a

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -17,15 +18,16 @@ using nlohmann::json;
 
 inline constexpr auto kWait = 5s;
 
-// Answers every `initialize` with `{"commands":[]}`; other frames are left to the test.
-inline std::unique_ptr<InMemoryTransport> answering_initialize(
+// Answers every control request the SDK writes whose subtype `answers` accepts with success
+// `{"commands":[]}`; other frames are left to the test.
+inline std::unique_ptr<InMemoryTransport> answering_requests(
+    std::function<bool(const std::string& subtype)> answers,
     std::shared_ptr<InMemoryTransport*> self_slot = nullptr) {
   auto slot = self_slot ? self_slot : std::make_shared<InMemoryTransport*>(nullptr);
   InMemoryTransport::Config config;
-  config.responder = [slot](const std::string& frame) {
+  config.responder = [slot, answers = std::move(answers)](const std::string& frame) {
     json j = json::parse(frame);
-    if (j.value("type", "") == "control_request" &&
-        j["request"].value("subtype", "") == "initialize")
+    if (j.value("type", "") == "control_request" && answers(j["request"].value("subtype", "")))
       (*slot)->push_json({{"type", "control_response"},
                           {"response",
                            {{"subtype", "success"},
@@ -35,6 +37,13 @@ inline std::unique_ptr<InMemoryTransport> answering_initialize(
   auto t = std::make_unique<InMemoryTransport>(config);
   *slot = t.get();
   return t;
+}
+
+// Answers every `initialize`; other frames are left to the test.
+inline std::unique_ptr<InMemoryTransport> answering_initialize(
+    std::shared_ptr<InMemoryTransport*> self_slot = nullptr) {
+  return answering_requests([](const std::string& subtype) { return subtype == "initialize"; },
+                            std::move(self_slot));
 }
 
 // The next frame the SDK wrote that is not `initialize`, as JSON.
