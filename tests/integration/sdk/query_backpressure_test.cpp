@@ -162,6 +162,14 @@ TEST_F(QueryBackpressureTest, ASlowConsumerOfALongStreamKeepsTheQueueUnderTheCap
     if (m->is<ResultMessage>()) continue;
     ASSERT_EQ(number_of(*m), expected++);
     got += m->line().size() + 1;
+    if (expected == 1) {
+      // Fall a whole cap behind for sure, however fast or slow fake-claude is (asan): stop
+      // consuming until the reader has had to wait for us.
+      const auto give_up = std::chrono::steady_clock::now() + 10s;
+      while (q.message_queue_stats().reader_waits == 0 &&
+             std::chrono::steady_clock::now() < give_up)
+        std::this_thread::sleep_for(1ms);
+    }
     if (expected % 500 == 0) std::this_thread::sleep_for(2ms);
   }
   EXPECT_EQ(expected, count);
