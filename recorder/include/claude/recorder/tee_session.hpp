@@ -6,7 +6,7 @@
 // with the caller), and one recorder thread that turns the queued copies into events and writes
 // them. Forwarding never waits for the recording while the queue has room (memory, then its
 // spill file); the recording's `t` is taken on the forwarding thread when the read returns. The
-// recorder thread runs at nice 19 (Linux: per thread), so on a busy machine it only gets the CPU
+// recorder thread runs under SCHED_IDLE (Linux: per thread), so on a busy machine it only gets the CPU
 // time forwarding leaves and never delays a pump; once the CLI has exited and its outputs ended,
 // the main thread records what is left at the process's own priority. When
 // the CLI's stdout ends, the tee's stdout is released at once. Signals (SIGINT, SIGTERM, SIGHUP,
