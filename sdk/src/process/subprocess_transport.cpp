@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/epoll.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -72,6 +73,24 @@ int write_all(int fd, std::string_view data) {
   return err;
 }
 
+// An epoll instance watching both descriptors for input; -1 with errno set on failure.
+int watch_readable(int first, int second) {
+  const int epoll_fd = ::epoll_create1(EPOLL_CLOEXEC);
+  if (epoll_fd < 0) return -1;
+  for (int fd : {first, second}) {
+    epoll_event event{};
+    event.events = EPOLLIN;
+    event.data.fd = fd;
+    if (::epoll_ctl(epoll_fd, EPOLL_CTL_ADD, fd, &event) != 0) {
+      const int err_no = errno;
+      ::close(epoll_fd);
+      errno = err_no;
+      return -1;
+    }
+  }
+  return epoll_fd;
+}
+
 }  // namespace
 
 struct SubprocessTransport::State {
@@ -85,6 +104,9 @@ struct SubprocessTransport::State {
   int stderr_fd = -1;
   int wake_read = -1;  // becomes readable when close() wants the readers to stop
   int wake_write = -1;
+  // stdout and wake_read, registered once: one epoll_wait per read instead of a poll(2) that
+  // sets up and tears down two wait queues every time (a few µs per control round trip).
+  int stdout_epoll = -1;
 
   // stdout, touched only by the reading thread
   LineBuffer stdout_lines;
@@ -194,14 +216,17 @@ struct SubprocessTransport::State {
     bool draining = closing.load();
     for (;;) {
       if (!draining) {
-        pollfd fds[2] = {{stdout_fd, POLLIN, 0}, {wake_read, POLLIN, 0}};
-        if (::poll(fds, 2, -1) < 0) {
+        epoll_event events[2];
+        const int ready_count = ::epoll_wait(stdout_epoll, events, 2, -1);
+        if (ready_count < 0) {
           if (errno == EINTR) continue;
-          error = std::string("poll on stdout: ") + std::strerror(errno);
+          error = std::string("epoll_wait on stdout: ") + std::strerror(errno);
           stdout_lines.finish(deliver);
           return false;
         }
-        if (fds[1].revents != 0) draining = true;
+        for (int i = 0; i < ready_count; ++i) {
+          if (events[i].data.fd == wake_read) draining = true;
+        }
       }
       ssize_t n = ::read(stdout_fd, chunk.data(), chunk.size());
       if (n > 0) {
@@ -227,6 +252,7 @@ SubprocessTransport::~SubprocessTransport() {
   close_fd(s.stderr_fd);
   close_fd(s.wake_read);
   close_fd(s.wake_write);
+  close_fd(s.stdout_epoll);
 }
 
 void SubprocessTransport::connect() {
@@ -237,11 +263,18 @@ void SubprocessTransport::connect() {
   make_pipe(out, "stdout");
   make_pipe(err, "stderr");
   make_pipe(wake, "wake-up");
+  const int epoll_fd = watch_readable(out[0], wake[0]);
+  if (epoll_fd < 0) {
+    const int err_no = errno;
+    for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1], wake[0], wake[1]}) ::close(fd);
+    throw ConnectionError(std::string("failed to start the CLI: epoll: ") + std::strerror(err_no));
+  }
   try {
     s.child.spawn(s.launch.argv, s.launch.env, s.launch.cwd, s.launch.own_process_group,
                   process::ChildPipes{in[0], out[1], err[1]});
   } catch (...) {
-    for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1], wake[0], wake[1]}) ::close(fd);
+    for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1], wake[0], wake[1], epoll_fd})
+      ::close(fd);
     throw;
   }
   ::close(in[0]);
@@ -257,6 +290,7 @@ void SubprocessTransport::connect() {
   s.stderr_fd = err[0];
   s.wake_read = wake[0];
   s.wake_write = wake[1];
+  s.stdout_epoll = epoll_fd;
   s.chunk.resize(kReadChunk);
   s.connected = true;
   s.stderr_thread = std::thread([&s] { s.run_stderr(); });

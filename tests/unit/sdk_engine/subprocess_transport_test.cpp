@@ -7,7 +7,9 @@
 #include <sys/wait.h>
 
 #include <cerrno>
+#include <future>
 #include <mutex>
+#include <string>
 #include <thread>
 
 namespace claude::sdk {
@@ -160,6 +162,30 @@ TEST(SubprocessTransportTest, CloseEscalatesToSigtermAfterTheGracePeriod) {
   read_lines(t, &end);
   EXPECT_EQ(end.status.term_signal, SIGTERM);
   EXPECT_TRUE(end.status.ended_by_host);
+}
+
+TEST(SubprocessTransportTest, CloseReleasesAReaderWhoseStdoutAGrandchildKeepsOpen) {
+  SubprocessOptions o;
+  o.grace = 100ms;
+  // The grandchild inherits stdout and outlives the CLI, so the pipe never reaches EOF: only the
+  // wake-up that close() sends can end the read.
+  SubprocessTransport t(sh("sleep 30 & echo \"$!\"; exec sleep 30"), o);
+  t.connect();
+  const int grandchild = std::stoi(std::get<InboundLine>(t.read()).text);
+  std::promise<StreamEnd> ended;
+  std::thread reader([&] {
+    StreamEnd end;
+    read_lines(t, &end);
+    ended.set_value(end);
+  });
+  std::this_thread::sleep_for(50ms);  // the reader now waits for stdout
+  t.close();
+  auto result = ended.get_future();
+  const bool released = result.wait_for(5s) == std::future_status::ready;
+  ::kill(grandchild, SIGKILL);  // ends the read anyway, so the join below cannot hang
+  reader.join();
+  ASSERT_TRUE(released) << "close() left the reader blocked on a pipe a grandchild holds";
+  EXPECT_TRUE(result.get().status.ended_by_host);
 }
 
 TEST(SubprocessTransportTest, ChildIgnoringSigtermIsKilledAndReapedWithItsGroup) {

@@ -24,7 +24,7 @@
 // Threading: `write`, `end_input`, `close`, `pid`, `stderr_tail` are thread-safe. `read` is for
 // one thread at a time. The stderr callback runs on the private stderr thread.
 //
-// What it costs: one poll+read per stdout chunk (256 KiB), one copy per line, one thread for
+// What it costs: one epoll_wait+read per stdout chunk (256 KiB), one copy per line, one thread for
 // stderr.
 #pragma once
 
