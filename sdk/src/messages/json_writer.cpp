@@ -1,6 +1,8 @@
 #include "messages/json_writer.hpp"
 
 #include <charconv>
+#include <cstdint>
+#include <cstring>
 
 namespace claude::sdk::detail {
 namespace {
@@ -93,10 +95,39 @@ void append_integer(std::string& out, Int value) {
   out.append(digits, static_cast<std::size_t>(end - digits));
 }
 
+// Whether `text` is printable ASCII without '"' or '\\' (nothing to escape, nothing to validate),
+// eight bytes at a time: the common case of keys, ids and short values, which the bytewise
+// UTF-8 check and escape loop below would otherwise walk twice.
+bool plain_ascii(std::string_view text) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+  constexpr std::uint64_t kHigh = 0x8080808080808080ULL;
+  const auto has_zero = [](std::uint64_t v) { return (v - kOnes) & ~v & kHigh; };
+  const char* p = text.data();
+  std::size_t left = text.size();
+  for (; left >= 8; p += 8, left -= 8) {
+    std::uint64_t w;
+    std::memcpy(&w, p, sizeof w);
+    // A byte is special if it has its high bit set, is below 0x20, or is '"' or '\\'.
+    const std::uint64_t special =
+        (w | (w - kOnes * 0x20) | has_zero(w ^ (kOnes * '"')) | has_zero(w ^ (kOnes * '\\'))) &
+        kHigh;
+    if (special != 0) return false;
+  }
+  for (; left > 0; ++p, --left) {
+    const auto c = static_cast<unsigned char>(*p);
+    if (c >= 0x80 || needs_escape(c)) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 void append_json_string(std::string& out, std::string_view text) {
-  if (valid_utf8(text)) {
+  if (plain_ascii(text)) {
+    out += '"';
+    out.append(text);
+    out += '"';
+  } else if (valid_utf8(text)) {
     append_escaped(out, text);
   } else {
     out += nlohmann::json(text).dump(-1, ' ', false, kReplaceInvalid);

@@ -232,6 +232,22 @@ TEST(FrameWriter, SerialisedFramesAreExactlyNlohmannsDumpOnRandomValues) {
   }
 }
 
+TEST(FrameWriter, EveryByteAtEveryPositionOfAPlainStringIsWrittenAsNlohmannDoes) {
+  // The writer takes a word-at-a-time shortcut for strings with nothing to escape or validate;
+  // one odd byte anywhere, in a word or in the tail, must send it down the exact path.
+  for (std::size_t length = 1; length <= 20; ++length) {
+    for (std::size_t at = 0; at < length; ++at) {
+      for (int byte = 0; byte < 256; ++byte) {
+        std::string text(length, 'k');
+        text[at] = static_cast<char>(byte);
+        const nlohmann::json value = {{"s", text}};
+        ASSERT_EQ(serialize_frame(value), reference_frame(value))
+            << "length " << length << ", byte " << byte << " at " << at;
+      }
+    }
+  }
+}
+
 TEST(FrameWriter, ControlFramesCarryTheirValueVerbatim) {
   std::mt19937 rng(7);
   for (int i = 0; i < 500; ++i) {
