@@ -1,6 +1,7 @@
 // session-stats FILE: a count per message type of a stream-json session file.
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,37 +19,11 @@ constexpr const char* kUsage =
     "Lines that are not messages are reported on stderr as FILE:LINE: reason.\n"
     "Exit codes: 0 every line is a message, 2 usage error, FILE unreadable, or a bad line.\n";
 
+// A JSON string literal of `text`; bytes that are not UTF-8 (a path, a reason quoting the bad
+// line) become U+FFFD instead of making the output invalid JSON.
 std::string json_string(std::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          static constexpr char kHex[] = "0123456789abcdef";
-          out += "\\u00";
-          out += kHex[(c >> 4) & 0xF];
-          out += kHex[c & 0xF];
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
+  return nlohmann::json(std::string(text))
+      .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace
