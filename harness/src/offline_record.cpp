@@ -33,6 +33,7 @@
 #include "claude/harness/exit_codes.hpp"
 #include "claude/harness/shim_directory.hpp"
 #include "claude/harness/tool_locator.hpp"
+#include "option_args.hpp"
 
 extern char** environ;
 
@@ -590,24 +591,18 @@ int record_offline_command(const std::vector<std::string>& args, std::ostream& o
       options.fresh_cwd = true;
       continue;
     }
-    std::string value;
-    bool inline_value = false;
-    if (const auto eq = a.find('='); a.starts_with("--") && eq != std::string::npos) {
-      value = a.substr(eq + 1);
-      a = a.substr(0, eq);
-      inline_value = true;
-    }
+    const SplitOption option = split_option(a);
+    a = option.name;
     if (std::find(valued.begin(), valued.end(), a) == valued.end()) {
       err << "harness record --offline: unexpected argument '" << args[i] << "'\n" << kHelp;
       return kExitUsage;
     }
-    if (!inline_value) {
-      if (i + 1 >= args.size()) {
-        err << "harness record --offline: " << a << " needs a value\n" << kHelp;
-        return kExitUsage;
-      }
-      value = args[++i];
+    const auto found = option_value(option, args, i);
+    if (!found) {
+      err << "harness record --offline: " << a << " needs a value\n" << kHelp;
+      return kExitUsage;
     }
+    const std::string& value = *found;
     if (a == "-o" || a == "--output") {
       options.output = value;
       have_output = true;

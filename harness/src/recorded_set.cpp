@@ -18,6 +18,7 @@
 #include "claude/harness/exit_codes.hpp"
 #include "claude/harness/offline_record.hpp"
 #include "claude/harness/tool_locator.hpp"
+#include "option_args.hpp"
 
 namespace claude::harness {
 namespace {
@@ -406,13 +407,8 @@ int record_set_command(const std::vector<std::string>& args, std::ostream& out, 
       (a == "--quiet" || a == "-q" ? options.quiet : options.verbose) = true;
       continue;
     }
-    std::string value;
-    bool inline_value = false;
-    if (const auto eq = a.find('='); a.starts_with("--") && eq != std::string::npos) {
-      value = a.substr(eq + 1);
-      a = a.substr(0, eq);
-      inline_value = true;
-    }
+    const SplitOption option = split_option(a);
+    a = option.name;
     const bool valued = a == "-o" || a == "--output" || a == "--real-cli" || a == "--sdk" ||
                         a == "--case" || a == "--netns";
     if (!valued) {
@@ -423,13 +419,12 @@ int record_set_command(const std::vector<std::string>& args, std::ostream& out, 
       positionals.push_back(a);
       continue;
     }
-    if (!inline_value) {
-      if (i + 1 >= args.size()) {
-        err << "harness record-set: " << a << " needs a value\n" << kHelp;
-        return kExitUsage;
-      }
-      value = args[++i];
+    const auto found = option_value(option, args, i);
+    if (!found) {
+      err << "harness record-set: " << a << " needs a value\n" << kHelp;
+      return kExitUsage;
     }
+    const std::string& value = *found;
     if (a == "-o" || a == "--output") {
       options.out_dir = value;
     } else if (a == "--real-cli") {

@@ -23,6 +23,7 @@
 #include "claude/harness/shim_directory.hpp"
 #include "claude/harness/tool_locator.hpp"
 #include "claude/report_html/html_report.hpp"
+#include "option_args.hpp"
 
 namespace claude::harness {
 namespace {
@@ -57,22 +58,15 @@ Parsed parse(const std::vector<std::string>& args, const std::vector<std::string
       p.switches.push_back(a);
       continue;
     }
-    std::string name = a, value;
-    bool inline_value = false;
-    if (const auto eq = a.find('='); a.starts_with("--") && eq != std::string::npos) {
-      name = a.substr(0, eq);
-      value = a.substr(eq + 1);
-      inline_value = true;
-    }
+    const SplitOption option = split_option(a);
+    const std::string& name = option.name;
     if (std::find(valued.begin(), valued.end(), name) != valued.end()) {
-      if (!inline_value) {
-        if (i + 1 >= args.size()) {
-          p.error = name + " needs a value";
-          return p;
-        }
-        value = args[++i];
+      auto value = option_value(option, args, i);
+      if (!value) {
+        p.error = name + " needs a value";
+        return p;
       }
-      p.options.emplace_back(name, value);
+      p.options.emplace_back(name, std::move(*value));
     } else if (a.starts_with("-")) {
       p.error = "unknown option '" + a + "'";
       return p;
