@@ -7,24 +7,14 @@
 // a failed match leaves the bindings untouched.
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <string_view>
 
 #include "claude/emulator/pattern.hpp"
-
-#define CHECK(condition) check((condition), #condition)
+#include "fuzz_oracle.hpp"
 
 namespace {
 
 using claude::emulator::Json;
-
-// Names the failed oracle on stderr before aborting, so a finding says what it broke.
-void check(bool condition, const char* oracle) {
-  if (condition) return;
-  std::fprintf(stderr, "oracle failed: %s\n", oracle);
-  std::abort();
-}
 
 }  // namespace
 

@@ -8,23 +8,13 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <string_view>
 
 #include "claude/emulator/scenario.hpp"
-
-#define CHECK(condition) check((condition), #condition)
+#include "fuzz_oracle.hpp"
 
 namespace {
-
-// Names the failed oracle on stderr before aborting, so a finding says what it broke.
-void check(bool condition, const char* oracle) {
-  if (condition) return;
-  std::fprintf(stderr, "oracle failed: %s\n", oracle);
-  std::abort();
-}
 
 // A recorded line that is not JSON is replayed verbatim; `to_ndjson` writes it as `raw`, which
 // writes the same bytes.

@@ -7,25 +7,11 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <string_view>
 
 #include "claude/emulator/scenario.hpp"
-
-#define CHECK(condition) check((condition), #condition)
-
-namespace {
-
-// Names the failed oracle on stderr before aborting, so a finding says what it broke.
-void check(bool condition, const char* oracle) {
-  if (condition) return;
-  std::fprintf(stderr, "oracle failed: %s\n", oracle);
-  std::abort();
-}
-
-}  // namespace
+#include "fuzz_oracle.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
