@@ -67,21 +67,37 @@ std::unique_ptr<char[]> RecordingQueue::take_buffer(Stream stream) {
   return std::unique_ptr<char[]>(new char[kBufferBytes]);
 }
 
+bool RecordingQueue::should_spill(std::size_t charge, std::uint64_t size) {
+  if (closed_ || spill_broken_ || limits_.spill_directory.empty()) return false;
+  if (queued_bytes_ == 0 || queued_bytes_ + charge <= limits_.memory_bytes) return false;
+  if (spill_end_ + size > limits_.spill_bytes) return false;
+  if (spill_fd_ < 0) {
+    spill_fd_ = open_spill_file(limits_.spill_directory);
+    if (spill_fd_ < 0) {
+      spill_broken_ = true;
+      return false;
+    }
+  }
+  return true;
+}
+
+bool RecordingQueue::wait_for_room(std::unique_lock<std::mutex>& lock, std::size_t charge) {
+  if (queued_bytes_ > 0 && queued_bytes_ + charge > limits_.memory_bytes) {
+    ++producers_waiting_;
+    room_.wait(lock, [&] {
+      return closed_ || queued_bytes_ == 0 || queued_bytes_ + charge <= limits_.memory_bytes;
+    });
+    --producers_waiting_;
+  }
+  return !closed_;
+}
+
 bool RecordingQueue::try_spill(Stream stream, double t, const char* data, std::size_t size) {
   std::uint64_t offset = 0;
   {
     std::lock_guard lock(mutex_);
-    if (closed_ || spill_broken_ || limits_.spill_directory.empty()) return false;
     const std::size_t charge = size >= kHandOverBytes ? kBufferBytes : size + kChunkOverhead;
-    if (queued_bytes_ == 0 || queued_bytes_ + charge <= limits_.memory_bytes) return false;
-    if (spill_end_ + size > limits_.spill_bytes) return false;
-    if (spill_fd_ < 0) {
-      spill_fd_ = open_spill_file(limits_.spill_directory);
-      if (spill_fd_ < 0) {
-        spill_broken_ = true;
-        return false;
-      }
-    }
+    if (!should_spill(charge, size)) return false;
     offset = spill_end_;
     spill_end_ += size;
     ++spills_outstanding_;
@@ -99,6 +115,7 @@ bool RecordingQueue::try_spill(Stream stream, double t, const char* data, std::s
   chunk.charge = kChunkOverhead;
   chunk.spilled = true;
   chunk.spill_offset = offset;
+  chunk.spilled_bytes = size;
   enqueue(std::move(chunk), false);
   return true;
 }
@@ -118,6 +135,7 @@ void RecordingQueue::push(Stream stream, double t, std::unique_ptr<char[]>& buff
     chunk.storage = std::move(buffer);
     chunk.charge = kBufferBytes;
     chunk.handed_over = true;
+    chunk.recyclable = true;
   } else {
     chunk.storage.reset(new char[size == 0 ? 1 : size]);
     std::memcpy(chunk.storage.get(), buffer.get(), size);
@@ -146,15 +164,7 @@ void RecordingQueue::enqueue(RecordedChunk chunk, bool may_wait) {
       }
       return;
     }
-    if (may_wait && queued_bytes_ > 0 && queued_bytes_ + chunk.charge > limits_.memory_bytes) {
-      ++producers_waiting_;
-      room_.wait(lock, [&] {
-        return closed_ || queued_bytes_ == 0 ||
-               queued_bytes_ + chunk.charge <= limits_.memory_bytes;
-      });
-      --producers_waiting_;
-      if (closed_) return;
-    }
+    if (may_wait && !wait_for_room(lock, chunk.charge)) return;
     queued_bytes_ += chunk.charge;
     if (chunk.spilled) ++spilled_chunks_;
     entries_.push_back(std::move(chunk));
@@ -164,6 +174,119 @@ void RecordingQueue::enqueue(RecordedChunk chunk, bool may_wait) {
   if (wake) consumer_wake_.notify_one();
 }
 
+RecordingQueue::Slot RecordingQueue::reserve(Stream stream, double t, std::size_t capacity) {
+  Slot slot;
+  slot.stream = stream;
+  slot.capacity = capacity;
+  std::unique_lock lock(mutex_);
+  if (closed_) return slot;
+  RecordedChunk chunk;
+  chunk.stream = stream;
+  chunk.t = t;
+  chunk.pending = true;
+  if (should_spill(kBufferBytes, capacity)) {
+    slot.spill = true;
+    slot.spill_fd = spill_fd_;
+    slot.spill_offset = spill_end_;
+    spill_end_ += capacity;
+    ++spills_outstanding_;
+    chunk.spilled = true;
+    chunk.spill_offset = slot.spill_offset;
+    chunk.charge = kChunkOverhead;
+  } else {
+    if (!wait_for_room(lock, kBufferBytes)) return slot;
+    chunk.charge = kBufferBytes;
+  }
+  queued_bytes_ += chunk.charge;
+  slot.sequence = first_sequence_ + entries_.size();
+  slot.active = true;
+  entries_.push_back(std::move(chunk));
+  ++pending_;
+  return slot;
+}
+
+RecordedChunk& RecordingQueue::reserved(const Slot& slot) {
+  return entries_[static_cast<std::size_t>(slot.sequence - first_sequence_)];
+}
+
+void RecordingQueue::give_back_spill_tail(const Slot& slot, std::size_t used) {
+  // Only the last place taken in the file can shrink; an earlier one leaves a hole until the
+  // file is rewound.
+  if (spill_end_ == slot.spill_offset + slot.capacity) spill_end_ = slot.spill_offset + used;
+}
+
+void RecordingQueue::commit(const Slot& slot, std::unique_ptr<char[]>& buffer, std::size_t size,
+                            std::size_t spilled_bytes) {
+  if (!slot.active) return;
+  if (slot.spill && spilled_bytes < size &&
+      pwrite_all(slot.spill_fd, buffer.get() + spilled_bytes, size - spilled_bytes,
+                 slot.spill_offset + spilled_bytes)) {
+    spilled_bytes = size;
+  }
+  bool wake = false;
+  {
+    std::lock_guard lock(mutex_);
+    if (closed_) return;  // the place was dropped (or is about to be) by pop_batch()
+    RecordedChunk& chunk = reserved(slot);
+    chunk.pending = false;
+    --pending_;
+    chunk.size = size;
+    if (slot.spill) {
+      give_back_spill_tail(slot, size);
+      ++spilled_chunks_;
+      chunk.spilled_bytes = spilled_bytes;
+      if (spilled_bytes < size) spill_broken_ = true;
+    }
+    if (!slot.spill || spilled_bytes < size) {
+      std::size_t charge = kBufferBytes;
+      if (size >= kHandOverBytes) {
+        forwarding_[index_of(slot.stream)] = buffer.get();
+        chunk.storage = std::move(buffer);
+        chunk.handed_over = true;
+        chunk.recyclable = true;
+      } else {
+        chunk.storage.reset(new char[size]);
+        std::memcpy(chunk.storage.get(), buffer.get(), size);
+        charge = size + kChunkOverhead;
+      }
+      queued_bytes_ = queued_bytes_ - chunk.charge + charge;
+      chunk.charge = charge;
+    }
+    wake = consumer_idle_;
+    consumer_idle_ = false;
+  }
+  if (wake) consumer_wake_.notify_one();
+}
+
+void RecordingQueue::cancel(const Slot& slot) {
+  if (!slot.active) return;
+  bool wake = false;
+  bool room = false;
+  {
+    std::lock_guard lock(mutex_);
+    if (closed_) return;
+    RecordedChunk& chunk = reserved(slot);
+    chunk.pending = false;
+    --pending_;
+    chunk.size = 0;
+    if (slot.spill) give_back_spill_tail(slot, 0);
+    queued_bytes_ = queued_bytes_ - chunk.charge + kChunkOverhead;
+    chunk.charge = kChunkOverhead;
+    wake = consumer_idle_;
+    consumer_idle_ = false;
+    room = producers_waiting_ > 0;
+  }
+  if (wake) consumer_wake_.notify_one();
+  if (room) room_.notify_all();
+}
+
+std::size_t RecordingQueue::committed_prefix() const {
+  if (pending_ == 0) return entries_.size();
+  std::size_t n = 0;
+  while (n < entries_.size() && !entries_[n].pending) ++n;
+  return n;
+}
+
 bool RecordingQueue::pop_batch(std::vector<RecordedChunk>& batch) {
   batch.clear();
   std::unique_lock lock(mutex_);
@@ -171,22 +294,41 @@ bool RecordingQueue::pop_batch(std::vector<RecordedChunk>& batch) {
     // Producers do not wake a lingering consumer; close() does.
     consumer_wake_.wait_for(lock, limits_.linger, [&] { return closed_; });
   }
-  if (entries_.empty() && !closed_) {
+  while (committed_prefix() == 0 && !closed_) {
+    // Idle again after each wake-up: a push behind a reserved place does not end the wait.
     consumer_idle_ = true;
-    consumer_wake_.wait(lock, [&] { return !entries_.empty() || closed_; });
-    consumer_idle_ = false;
+    consumer_wake_.wait(lock);
   }
-  if (entries_.empty()) return false;
+  consumer_idle_ = false;
+  if (closed_ && pending_ > 0) {
+    // Their pumps find the queue closed and keep their bytes.
+    std::erase_if(entries_, [&](const RecordedChunk& chunk) {
+      if (!chunk.pending) return false;
+      queued_bytes_ -= chunk.charge;
+      if (chunk.spilled && --spills_outstanding_ == 0) spill_end_ = 0;
+      return true;
+    });
+    pending_ = 0;
+  }
+  const std::size_t count = committed_prefix();
+  if (count == 0) return false;
+  if (count == entries_.size()) {
+    batch.swap(entries_);
+  } else {
+    const auto end = entries_.begin() + static_cast<std::ptrdiff_t>(count);
+    batch.assign(std::make_move_iterator(entries_.begin()), std::make_move_iterator(end));
+    entries_.erase(entries_.begin(), end);
+  }
+  first_sequence_ += count;
   std::size_t bytes = 0;
-  for (const auto& chunk : entries_) bytes += chunk.size;
+  for (const auto& chunk : batch) bytes += chunk.size;
   last_batch_small_ = bytes < kHandOverBytes;
-  batch.swap(entries_);
   return true;
 }
 
 bool RecordingQueue::load(RecordedChunk& chunk) {
-  if (!chunk.spilled || chunk.storage) return true;
-  if (chunk.size <= kBufferBytes) {
+  if (chunk.spilled_bytes == 0) return true;
+  if (!chunk.storage && chunk.size <= kBufferBytes) {
     // A recycled read buffer (a pump's chunk is one read): a fresh allocation per chunk would
     // cost page faults on every load.
     std::lock_guard lock(mutex_);
@@ -194,12 +336,16 @@ bool RecordingQueue::load(RecordedChunk& chunk) {
     if (!free.empty()) {
       chunk.storage = std::move(free.back());
       free.pop_back();
+      chunk.recyclable = true;
     }
   }
-  if (!chunk.storage) chunk.storage.reset(new char[std::max(chunk.size, kBufferBytes)]);
+  if (!chunk.storage) {
+    chunk.storage.reset(new char[std::max(chunk.size, kBufferBytes)]);
+    chunk.recyclable = chunk.size <= kBufferBytes;
+  }
   std::size_t done = 0;
-  while (done < chunk.size) {
-    const ssize_t n = ::pread(spill_fd_, chunk.storage.get() + done, chunk.size - done,
+  while (done < chunk.spilled_bytes) {
+    const ssize_t n = ::pread(spill_fd_, chunk.storage.get() + done, chunk.spilled_bytes - done,
                               static_cast<off_t>(chunk.spill_offset + done));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
@@ -208,6 +354,7 @@ bool RecordingQueue::load(RecordedChunk& chunk) {
     }
     done += static_cast<std::size_t>(n);
   }
+  chunk.spilled_bytes = 0;
   return true;
 }
 
@@ -218,20 +365,13 @@ void RecordingQueue::release(std::vector<RecordedChunk>& batch) {
     for (auto& chunk : batch) {
       queued_bytes_ -= chunk.charge;
       if (chunk.spilled && --spills_outstanding_ == 0) spill_end_ = 0;
-      auto& free = free_buffers_[index_of(chunk.stream)];
-      if (chunk.spilled) {
-        // Loaded into a buffer of kBufferBytes unless larger: recycled like a read buffer.
-        if (chunk.storage && chunk.size <= kBufferBytes && free.size() < kKeptBuffers) {
-          free.push_back(std::move(chunk.storage));
-        }
-      } else if (chunk.handed_over) {
-        const std::size_t s = index_of(chunk.stream);
-        if (chunk.storage.get() == forwarding_[s]) {
-          // Its pump may still be writing these bytes: not freed, given back at take_buffer.
-          released_while_forwarding_[s] = std::move(chunk.storage);
-        } else if (free.size() < kKeptBuffers) {
-          free.push_back(std::move(chunk.storage));
-        }
+      if (!chunk.storage || !chunk.recyclable) continue;
+      const std::size_t s = index_of(chunk.stream);
+      if (chunk.handed_over && chunk.storage.get() == forwarding_[s]) {
+        // Its pump may still be writing these bytes: not freed, given back at take_buffer.
+        released_while_forwarding_[s] = std::move(chunk.storage);
+      } else if (free_buffers_[s].size() < kKeptBuffers) {
+        free_buffers_[s].push_back(std::move(chunk.storage));
       }
     }
     wake = producers_waiting_ > 0;

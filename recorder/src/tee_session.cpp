@@ -8,10 +8,13 @@
 #include <signal.h>
 #include <spawn.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <condition_variable>
@@ -227,13 +230,129 @@ struct SessionState {
   }
 };
 
+void set_pipe_size(int fd) {
+  ::fcntl(fd, F_SETPIPE_SZ, kPipeBytes);
+}
+
+// After a read(2) of at least this much, the pump looks for more waiting bytes to forward in bulk.
+constexpr std::size_t kBulkReadBytes = std::size_t{64} << 10;
+
+bool is_pipe(int fd) {
+  struct stat st {};
+  return ::fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode);
+}
+
+// Reads up to `size` bytes that are known to be waiting in `fd`; returns how many it got.
+std::size_t read_waiting(int fd, char* data, std::size_t size) {
+  std::size_t done = 0;
+  while (done < size) {
+    const ssize_t n = ::read(fd, data + done, size - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    done += static_cast<std::size_t>(n);
+  }
+  return done;
+}
+
+// Moves up to `size` bytes from the pipe `src` into the file `fd` at `offset` with splice(2) (one
+// copy, in the kernel); returns how many it moved. Clears `supported` when the file system does
+// not take splice(2).
+std::size_t splice_to_file(int src, int fd, std::uint64_t offset, std::size_t size,
+                           bool& supported) {
+  auto position = static_cast<loff_t>(offset);
+  std::size_t moved = 0;
+  while (moved < size) {
+    const ssize_t n = ::splice(src, nullptr, fd, &position, size - moved, SPLICE_F_MOVE);
+    if (n > 0) {
+      moved += static_cast<std::size_t>(n);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EINVAL || errno == ENOSYS)) supported = false;
+    break;
+  }
+  return moved;
+}
+
+struct PumpState {
+  bool forwarding = true;  // false once dst failed (the SDK is gone): keep recording only
+  bool zero_copy = false;  // src and dst are pipes and tee(2) works on them
+  bool splice_ok = true;   // splice(2) into the spill file works
+  bool dst_grown = false;  // dst's pipe buffer was raised to kPipeBytes
+};
+
+// Forwards and records the bytes already waiting in the pipe src while there are at least
+// kHandOverBytes of them: takes the chunk's place in the queue, forwards with tee(2) (dst gets
+// src's pipe buffers, no copy), then takes the same bytes out of src into the recorder's buffer
+// (read(2)) or into the spill file (splice(2)) and fills the place: one copy per byte. The place
+// is taken before the forward, so the order in the recording stays causal; the pump never blocks
+// while it holds one (a full dst gives it back, then waits), so the recorder never waits for the
+// SDK. Blocking for input stays with pump()'s read(2).
+void forward_waiting(SessionState& state, Stream stream, int src, int dst,
+                     std::unique_ptr<char[]>& buffer, PumpState& pump_state) {
+  RecordingQueue& queue = state.queue;
+  if (!pump_state.dst_grown) {
+    // tee(2) forwards at most what dst has room for: a larger pipe buffer means fewer, larger
+    // chunks. Only ever raised, once, and only for a stream that carries bulk data.
+    pump_state.dst_grown = true;
+    if (::fcntl(dst, F_GETPIPE_SZ) < kPipeBytes) set_pipe_size(dst);
+  }
+  while (pump_state.forwarding && pump_state.zero_copy) {
+    int waiting = 0;
+    if (::ioctl(src, FIONREAD, &waiting) != 0 ||
+        static_cast<std::size_t>(waiting) < RecordingQueue::kHandOverBytes) {
+      return;
+    }
+    const std::size_t capacity =
+        std::min(static_cast<std::size_t>(waiting), RecordingQueue::kBufferBytes);
+    const RecordingQueue::Slot slot = queue.reserve(stream, state.seconds(), capacity);
+    ssize_t teed;
+    do {
+      teed = ::tee(src, dst, capacity, SPLICE_F_NONBLOCK);
+    } while (teed < 0 && errno == EINTR);
+    if (teed < 0 && errno == EAGAIN) {
+      queue.cancel(slot);
+      pollfd p{dst, POLLOUT, 0};
+      while (::poll(&p, 1, -1) < 0 && errno == EINTR) {
+      }
+      continue;
+    }
+    std::size_t size = capacity;
+    bool write_after = false;
+    if (teed > 0) {
+      size = static_cast<std::size_t>(teed);
+    } else if (teed < 0 && errno == EPIPE) {
+      pump_state.forwarding = false;
+    } else {
+      // tee(2) refused these descriptors: forward from the buffer, as pump() does.
+      pump_state.zero_copy = false;
+      write_after = true;
+    }
+    std::size_t spilled = 0;
+    if (slot.spill && !write_after && pump_state.splice_ok) {
+      spilled = splice_to_file(src, slot.spill_fd, slot.spill_offset, size, pump_state.splice_ok);
+    }
+    size = spilled + read_waiting(src, buffer.get() + spilled, size - spilled);
+    if (size == 0) {
+      queue.cancel(slot);
+      return;
+    }
+    char* const data = buffer.get();
+    queue.commit(slot, buffer, size, spilled);
+    if (write_after && !write_all(dst, data, size)) pump_state.forwarding = false;
+    if (!buffer) buffer = queue.take_buffer(stream);
+  }
+}
+
 // Forwards src to dst: read, queue a copy for the recorder, write. The copy is queued before the
 // write so that whatever the peer answers is queued after it (causal order in the recording).
+// Between two pipes, a large read switches to forward_waiting() while more is waiting.
 void pump(const std::shared_ptr<SessionState>& state, Stream stream, int src, int dst,
           bool close_dst_at_eof) {
   RecordingQueue& queue = state->queue;
   std::unique_ptr<char[]> buffer = queue.take_buffer(stream);
-  bool forwarding = true;
+  PumpState pump_state;
+  pump_state.zero_copy = is_pipe(src) && is_pipe(dst);
   while (true) {
     const ssize_t n = ::read(src, buffer.get(), RecordingQueue::kBufferBytes);
     if (n < 0 && errno == EINTR) continue;
@@ -242,8 +361,11 @@ void pump(const std::shared_ptr<SessionState>& state, Stream stream, int src, in
     const auto size = static_cast<std::size_t>(n);
     char* const data = buffer.get();
     queue.push(stream, t, buffer, size);
-    if (forwarding && !write_all(dst, data, size)) forwarding = false;
+    if (pump_state.forwarding && !write_all(dst, data, size)) pump_state.forwarding = false;
     if (!buffer) buffer = queue.take_buffer(stream);
+    if (size >= kBulkReadBytes && pump_state.zero_copy && pump_state.forwarding) {
+      forward_waiting(*state, stream, src, dst, buffer, pump_state);
+    }
   }
   queue.push_eof(stream, state->seconds());
   if (close_dst_at_eof) ::close(dst);
@@ -274,7 +396,7 @@ void record(SessionState& state, bool background) {
       StreamRecorder& recorder = state.recorder_of(chunk.stream);
       if (chunk.eof) {
         recorder.on_eof(chunk.t, run.events);
-      } else if (state.queue.load(chunk)) {
+      } else if (chunk.size > 0 && state.queue.load(chunk)) {  // 0: a place given back
         recorder.on_chunk(chunk.bytes(), chunk.t, run.events);
       }
       if (run.events.size() >= kWriteBytes) write_events();
@@ -295,10 +417,6 @@ void release_stdout() {
   if (null_fd < 0) return;
   ::dup2(null_fd, STDOUT_FILENO);
   ::close(null_fd);
-}
-
-void set_pipe_size(int fd) {
-  ::fcntl(fd, F_SETPIPE_SZ, kPipeBytes);
 }
 
 }  // namespace

@@ -20,10 +20,20 @@
 // recording data). After close(), push() discards and never waits, and pop_batch() returns what
 // is left, then false.
 //
+// The zero-copy path (claude-tee forwards pipe to pipe with tee(2) before the bytes reach user
+// space): reserve() takes the chunk's place in the FIFO before the forward, with the same bound,
+// spill and back-pressure rules as push() (it waits for room before taking the place, never
+// after); commit() fills it afterwards, cancel() gives it up. The consumer only takes the
+// committed prefix of the FIFO, so the order stays causal; a pump must therefore never block
+// while it holds a reserved place. A spill place tells the pump where in the spill file to put
+// the bytes (splice(2)); bytes it could not put there are written by commit() (pwrite(2)) or,
+// when the spill file fails, kept in the pump's buffer. At close(), reserved places not yet
+// committed are dropped.
+//
 // What it costs: one mutex acquisition per push, one memcpy for small chunks, a futex wake only
 // when the consumer sleeps idle; memory up to the bound plus a few recycled 256 KiB buffers;
-// while the recorder lags, one pwrite(2) and one pread(2) per spilled chunk and disk space for
-// the backlog.
+// while the recorder lags, one pwrite(2) (or the pump's splice(2)) and one pread(2) per spilled
+// chunk and disk space for the backlog. reserve() and commit() take the mutex once each.
 #pragma once
 
 #include <chrono>
@@ -46,10 +56,14 @@ struct RecordedChunk {
   bool eof = false;  // an end-of-stream mark (no bytes)
   std::unique_ptr<char[]> storage;
   std::size_t size = 0;
-  std::size_t charge = 0;  // bytes counted against the bound
-  bool handed_over = false;
-  bool spilled = false;  // the bytes wait in the spill file until RecordingQueue::load()
+  std::size_t charge = 0;    // bytes counted against the bound
+  bool handed_over = false;  // `storage` is a pump's read buffer it may still forward from
+  bool recyclable = false;   // `storage` has kBufferBytes: reused as a read buffer when released
+  bool spilled = false;      // went through the spill file (holds a place in it until released)
   std::uint64_t spill_offset = 0;
+  // The first spilled_bytes bytes wait in the spill file until RecordingQueue::load().
+  std::size_t spilled_bytes = 0;
+  bool pending = false;  // reserved, not committed yet
 
   [[nodiscard]] std::string_view bytes() const noexcept { return {storage.get(), size}; }
 };
@@ -86,8 +100,31 @@ class RecordingQueue {
   // Queues the end-of-stream mark of `stream`.
   void push_eof(Stream stream, double t);
 
-  // Waits for queued chunks and moves them all into `batch` (cleared first), in push order.
-  // Returns false when the queue is closed and empty.
+  // A place in the FIFO taken by reserve(), filled by commit() or given up by cancel().
+  struct Slot {
+    bool active = false;  // false when the queue was closed: commit() and cancel() do nothing
+    Stream stream = Stream::out;
+    std::uint64_t sequence = 0;
+    std::size_t capacity = 0;
+    bool spill = false;  // the bytes belong in the spill file (spill_fd) at spill_offset
+    int spill_fd = -1;
+    std::uint64_t spill_offset = 0;
+  };
+  // Takes the place of a chunk of at most `capacity` (<= kBufferBytes) bytes of `stream`, read at
+  // `t`, at the end of the FIFO. Waits for room first, like push().
+  [[nodiscard]] Slot reserve(Stream stream, double t, std::size_t capacity);
+  // Fills the place with `size` bytes (0 < size <= capacity). For a spill place, bytes
+  // [0, spilled_bytes) are already in the spill file at spill_offset; bytes [spilled_bytes, size)
+  // are at the same positions in `buffer`. Takes `buffer` over (null afterwards; its bytes stay
+  // valid until the caller takes its next buffer) when it keeps the bytes in memory and the chunk
+  // is large, else copies or spills them and leaves `buffer` to the caller.
+  void commit(const Slot& slot, std::unique_ptr<char[]>& buffer, std::size_t size,
+              std::size_t spilled_bytes);
+  // Gives the place up: nothing is recorded for it.
+  void cancel(const Slot& slot);
+
+  // Waits for queued chunks and moves them all into `batch` (cleared first), in push order, up to
+  // the first reserved place not yet committed. Returns false when the queue is closed and empty.
   bool pop_batch(std::vector<RecordedChunk>& batch);
   // Reads a spilled chunk's bytes back (no-op for others). False when the spill file cannot be
   // read: the chunk's bytes are lost to the recording.
@@ -105,12 +142,20 @@ class RecordingQueue {
  private:
   void enqueue(RecordedChunk chunk, bool may_wait);
   bool try_spill(Stream stream, double t, const char* data, std::size_t size);
+  // Whether a chunk charged `charge` goes to the spill file now; opens it on first use.
+  bool should_spill(std::size_t charge, std::uint64_t size);
+  bool wait_for_room(std::unique_lock<std::mutex>& lock, std::size_t charge);
+  [[nodiscard]] std::size_t committed_prefix() const;
+  RecordedChunk& reserved(const Slot& slot);
+  void give_back_spill_tail(const Slot& slot, std::size_t used);
 
   const Limits limits_;
   mutable std::mutex mutex_;
   std::condition_variable consumer_wake_;
   std::condition_variable room_;
   std::vector<RecordedChunk> entries_;
+  std::uint64_t first_sequence_ = 0;                      // of entries_.front()
+  std::size_t pending_ = 0;                               // reserved places not yet committed
   std::vector<std::unique_ptr<char[]>> free_buffers_[3];  // per Stream
   // The buffer each pump handed over last and may still be forwarding from, until it takes its
   // next one; if the consumer releases it before that, it waits here instead of being freed.
