@@ -10,11 +10,6 @@ bool is_space(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-const char* skip_space(const char* p, const char* end) {
-  while (p < end && is_space(*p)) ++p;
-  return p;
-}
-
 // The next '"' in [p, end), or nullptr. Keys and most values end within a few bytes, where a
 // plain loop beats the call into memchr; longer strings get memchr.
 const char* find_quote(const char* p, const char* end) {
@@ -39,76 +34,101 @@ const char* skip_string(const char* p, const char* end) {
   return end;
 }
 
-const char* skip_value(const char* p, const char* end, bool& spaced) {
-  if (p >= end) return end;
-  if (*p == '"') return skip_string(p, end);
-  if (*p == '{' || *p == '[') {
-    std::size_t depth = 0;
-    while (p < end) {
-      const char c = *p;
-      if (c == '"') {
-        p = skip_string(p, end);
-        continue;
-      }
-      if (c == '{' || c == '[') {
-        ++depth;
-      } else if (c == '}' || c == ']') {
-        if (--depth == 0) return p + 1;
-      } else if (is_space(c)) {
-        spaced = true;
-      }
-      ++p;
-    }
-    return end;
-  }
-  while (p < end && *p != ',' && *p != '}' && *p != ']' && !is_space(*p)) ++p;
-  return p;
-}
-
 }  // namespace
 
-JsonSliceCursor::JsonSliceCursor(std::string_view container) noexcept
-    : pos_(container.data()), end_(container.data() + container.size()) {
-  pos_ = skip_space(pos_, end_);
-  if (pos_ < end_ && (*pos_ == '{' || *pos_ == '[')) {
-    object_ = *pos_ == '{';
-    valid_ = true;
-    ++pos_;
+JsonSliceCursor::JsonSliceCursor(const JsonTokens& tokens, std::size_t container) noexcept
+    : tokens_(&tokens), pos_(container + 1) {
+  const char c = at(container);
+  object_ = c == '{';
+  valid_ = c == '{' || c == '[';
+}
+
+char JsonSliceCursor::at(std::size_t token) const noexcept {
+  if (tokens_ == nullptr || token >= tokens_->count) return '\0';
+  const std::uint32_t offset = tokens_->offsets[token];
+  return offset < tokens_->text.size() ? tokens_->text[offset] : '\0';
+}
+
+bool JsonSliceCursor::advance(std::string_view* key) noexcept {
+  if (!valid_) return false;
+  if (value_ != npos && after_ == npos) value();
+  if (!valid_) return false;
+  if (value_ != npos) pos_ = after_;
+  value_ = npos;
+  after_ = npos;
+  if (at(pos_) == ',') ++pos_;
+  const char c = at(pos_);
+  if (c == '}' || c == ']' || c == '\0') {
+    valid_ = false;
+    return false;
   }
+  if (object_) {
+    // A key: its string token, then ':'. The key ends at the last quote before the colon.
+    if (c != '"' || at(pos_ + 1) != ':') {
+      valid_ = false;
+      return false;
+    }
+    const char* const text = tokens_->text.data();
+    const char* open = text + tokens_->offsets[pos_];
+    const char* close = text + tokens_->offsets[pos_ + 1];
+    while (close > open + 1 && close[-1] != '"') --close;
+    if (close <= open + 1) {
+      valid_ = false;
+      return false;
+    }
+    if (key != nullptr)
+      *key = std::string_view(open + 1, static_cast<std::size_t>(close - open - 2));
+    pos_ += 2;
+  }
+  value_ = pos_;
+  return true;
+}
+
+JsonSlice JsonSliceCursor::value() noexcept {
+  if (value_ == npos) return {};
+  if (after_ != npos) return current_;
+  current_ = {};
+  const char* const text = tokens_->text.data();
+  const char first = at(value_);
+  std::size_t end_offset = 0;
+  if (first == '{' || first == '[') {
+    // To the matching bracket; whitespace before any token inside makes the value spaced.
+    std::size_t depth = 0;
+    std::size_t t = value_;
+    for (; t < tokens_->count; ++t) {
+      const char c = at(t);
+      if (c == '\0') {  // a token outside the text: not simdjson's
+        t = tokens_->count;
+        break;
+      }
+      if (t != value_ && is_space(text[tokens_->offsets[t] - 1])) current_.spaced = true;
+      if (c == '{' || c == '[') {
+        ++depth;
+      } else if ((c == '}' || c == ']') && --depth == 0) {
+        break;
+      }
+    }
+    if (t >= tokens_->count) {
+      valid_ = false;
+      return {};
+    }
+    end_offset = tokens_->offsets[t] + 1;
+    after_ = t + 1;
+  } else {
+    // A scalar ends where the next token starts, less the whitespace before it.
+    after_ = value_ + 1;
+    std::size_t next = after_ < tokens_->count ? tokens_->offsets[after_] : tokens_->text.size();
+    while (next > tokens_->offsets[value_] + 1 && is_space(text[next - 1])) --next;
+    end_offset = next;
+  }
+  const std::size_t start = tokens_->offsets[value_];
+  current_.text = std::string_view(text + start, end_offset - start);
+  return current_;
 }
 
 JsonSlice JsonSliceCursor::next(std::string_view* key) noexcept {
-  if (!valid_) return {};
-  const char* p = skip_space(pos_, end_);
-  if (p < end_ && *p == ',') p = skip_space(p + 1, end_);
-  if (p >= end_ || *p == '}' || *p == ']') {
-    pos_ = p;
-    return {};
-  }
-  if (object_) {
-    if (*p != '"') {
-      valid_ = false;
-      return {};
-    }
-    const char* key_end = skip_string(p, end_);
-    if (key_end - p < 2 || key_end[-1] != '"') {
-      valid_ = false;
-      return {};
-    }
-    if (key != nullptr) *key = std::string_view(p + 1, static_cast<std::size_t>(key_end - p - 2));
-    p = skip_space(key_end, end_);
-    if (p >= end_ || *p != ':') {
-      valid_ = false;
-      return {};
-    }
-    p = skip_space(p + 1, end_);
-  }
-  JsonSlice slice;
-  const char* start = p;
-  p = skip_value(p, end_, slice.spaced);
-  slice.text = std::string_view(start, static_cast<std::size_t>(p - start));
-  pos_ = p;
-  return slice;
+  if (!advance(key)) return {};
+  return value();
 }
 
 std::string compact_json(JsonSlice slice) {

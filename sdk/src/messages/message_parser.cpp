@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include <array>
+#include <cstring>
 #include <limits>
 #include <optional>
 
@@ -21,88 +22,192 @@ struct FieldFault {
   std::string field;
 };
 
+// The raw text of a container's members (object) or elements (array), found only when asked for.
+// Most messages need none, and a member's text is scanned once, not once per nesting level: a
+// nested container starts where its parent's cursor stopped, found on first use. Object members
+// are paired with the DOM's keys as the cursor passes them; a key that differs (keys with escapes
+// are compared decoded by the DOM only) means the walk lost step, and every later request gets
+// an empty slice, so `json_text` re-serialises.
+class ChildSlices {
+ public:
+  ChildSlices() = default;
+  // The object or array whose opening bracket is token `container` of `tokens`.
+  ChildSlices(const detail::JsonTokens* tokens, std::size_t container)
+      : tokens_(tokens), container_(container), resolved_(true), cursor_(*tokens, container) {}
+  // Child number `ordinal` of `parent`, which must outlive this.
+  ChildSlices(ChildSlices* parent, std::size_t ordinal) : parent_(parent), ordinal_(ordinal) {}
+
+  // Pairs the members with `obj`'s keys; the container is then taken for that object.
+  void pair_keys(object obj) {
+    keys_ = obj;
+    object_ = true;
+    key_ = keys_.begin();
+  }
+  // The token where child `ordinal` starts; npos when unavailable.
+  std::size_t start(std::size_t ordinal) {
+    return seek(ordinal) ? cursor_.current() : detail::JsonSliceCursor::npos;
+  }
+  // Child `ordinal`'s text; empty when unavailable.
+  detail::JsonSlice slice(std::size_t ordinal) {
+    return seek(ordinal) ? cursor_.value() : detail::JsonSlice{};
+  }
+
+ private:
+  bool seek(std::size_t ordinal) {
+    if (!resolved_) {
+      resolved_ = true;
+      if (parent_ != nullptr) {
+        container_ = parent_->start(ordinal_);  // resolves the parent first
+        tokens_ = parent_->tokens_;
+      }
+      if (tokens_ != nullptr) cursor_ = detail::JsonSliceCursor(*tokens_, container_);
+    }
+    if (lost_ || tokens_ == nullptr || container_ == detail::JsonSliceCursor::npos) return false;
+    if (passed_ > ordinal + 1) {
+      cursor_ = detail::JsonSliceCursor(*tokens_, container_);
+      passed_ = 0;
+      if (object_) key_ = keys_.begin();
+    }
+    while (passed_ <= ordinal) {
+      std::string_view raw_key;
+      if (!cursor_.advance(object_ ? &raw_key : nullptr)) {
+        lost_ = true;
+        return false;
+      }
+      if (object_) {
+        if (key_ == keys_.end() ||
+            (raw_key != key_.key() && raw_key.find('\\') == std::string_view::npos)) {
+          lost_ = true;
+          return false;
+        }
+        ++key_;
+      }
+      ++passed_;
+    }
+    return true;
+  }
+
+  ChildSlices* parent_ = nullptr;
+  std::size_t ordinal_ = 0;
+  const detail::JsonTokens* tokens_ = nullptr;
+  std::size_t container_ = detail::JsonSliceCursor::npos;
+  bool resolved_ = false;
+  bool lost_ = false;
+  bool object_ = false;
+  detail::JsonSliceCursor cursor_;
+  std::size_t passed_ = 0;  // children the cursor has stepped onto
+  object keys_;
+  object::iterator key_;
+};
+
 // The last value of each wanted key in one pass over an object. Last wins, as in nlohmann and
-// JavaScript, so typed fields agree with `Message::json()` when a key is repeated. Given the
-// object's text, it also keeps each value's raw slice, for `json_text`.
+// JavaScript, so typed fields agree with `Message::json()` when a key is repeated. Given where
+// the object's text is, it finds each value's raw slice on request, for `json_text`.
 template <std::size_t N>
 struct Picked {
   std::array<std::optional<element>, N> values;
-  std::array<detail::JsonSlice, N> slices;
+  std::array<std::size_t, N> ordinals{};  // member positions, in document order
+  ChildSlices slices;
   [[nodiscard]] const std::optional<element>& operator[](std::size_t i) const { return values[i]; }
+  detail::JsonSlice slice(std::size_t i) {
+    return values[i] ? slices.slice(ordinals[i]) : detail::JsonSlice{};
+  }
+  // Where the text of member `i`'s value (a container) is; valid while this Picked lives.
+  ChildSlices child(std::size_t i) {
+    return values[i] ? ChildSlices(&slices, ordinals[i]) : ChildSlices();
+  }
 };
 
+// Most keys differ from a wanted one in length or first byte: test those before memcmp.
+bool same_key(std::string_view a, std::string_view b) {
+  return a.size() == b.size() &&
+         (a.empty() || (a[0] == b[0] && std::memcmp(a.data(), b.data(), a.size()) == 0));
+}
+
 template <std::size_t N>
-Picked<N> pick(object obj, const std::array<std::string_view, N>& keys, std::string_view raw = {}) {
-  Picked<N> picked;
-  detail::JsonSliceCursor cursor(raw);
-  bool paired = !raw.empty();
+void pick_into(Picked<N>& picked, object obj, const std::array<std::string_view, N>& keys) {
+  std::size_t ordinal = 0;
   for (auto field : obj) {
-    detail::JsonSlice slice;
-    if (paired) {
-      std::string_view raw_key;
-      slice = cursor.next(&raw_key);
-      // Keys with escapes are compared decoded by the DOM only; any other mismatch means the
-      // walk lost step, so stop pairing (json_text then re-serialises).
-      if (slice.text.empty() ||
-          (raw_key != field.key && raw_key.find('\\') == std::string_view::npos)) {
-        paired = false;
-        picked.slices = {};
-      }
-    }
     for (std::size_t i = 0; i < N; ++i) {
-      if (field.key == keys[i]) {
+      if (same_key(field.key, keys[i])) {
         picked.values[i] = field.value;
-        if (paired) picked.slices[i] = slice;
+        picked.ordinals[i] = ordinal;
         break;
       }
     }
+    ++ordinal;
   }
+  picked.slices.pair_keys(obj);
+}
+
+template <std::size_t N>
+Picked<N> pick(object obj, const std::array<std::string_view, N>& keys,
+               ChildSlices slices = ChildSlices()) {
+  Picked<N> picked{{}, {}, slices};
+  pick_into(picked, obj, keys);
   return picked;
 }
 
-std::string pointer(std::string_view parent, std::string_view key) {
-  std::string out(parent);
-  out += '/';
-  out += key;
-  return out;
+// A JSON Pointer ("/message/content/2/text"), spelled out only when a fault names it.
+struct FieldPath {
+  FieldPath(const char* path) : parent(path) {}  // implicit: call sites pass literals
+  FieldPath(std::string_view parent_path, std::size_t item, std::string_view member)
+      : parent(parent_path), index(item), key(member), indexed(true) {}
+  [[nodiscard]] std::string str() const {
+    std::string out(parent);
+    if (indexed) {
+      out += '/';
+      out += std::to_string(index);
+      if (!key.empty()) {
+        out += '/';
+        out += key;
+      }
+    }
+    return out;
+  }
+  std::string_view parent;
+  std::size_t index = 0;
+  std::string_view key;
+  bool indexed = false;
+};
+
+[[noreturn]] void fail(ParseError::Kind kind, const FieldPath& field) {
+  throw FieldFault{kind, field.str()};
 }
 
-[[noreturn]] void fail(ParseError::Kind kind, std::string field) {
-  throw FieldFault{kind, std::move(field)};
-}
-
-object require_object(const std::optional<element>& value, const std::string& field) {
+object require_object(const std::optional<element>& value, const FieldPath& field) {
   if (!value) fail(ParseError::Kind::missing_field, field);
   object obj;
   if (value->get(obj) != simdjson::SUCCESS) fail(ParseError::Kind::wrong_type, field);
   return obj;
 }
 
-std::string require_string(const std::optional<element>& value, const std::string& field) {
+// String accessors return views into the parser's DOM, valid until the next parse.
+std::string_view require_string(const std::optional<element>& value, const FieldPath& field) {
   if (!value) fail(ParseError::Kind::missing_field, field);
   std::string_view text;
   if (value->get(text) != simdjson::SUCCESS) fail(ParseError::Kind::wrong_type, field);
-  return std::string(text);
+  return text;
 }
 
 // Absent or null → empty; any other non-string is a wrong type.
-std::string optional_string(const std::optional<element>& value, const std::string& field) {
+std::string_view optional_string(const std::optional<element>& value, const FieldPath& field) {
   if (!value || value->is_null()) return {};
   std::string_view text;
   if (value->get(text) != simdjson::SUCCESS) fail(ParseError::Kind::wrong_type, field);
-  return std::string(text);
+  return text;
 }
 
 std::optional<std::string> nullable_string(const std::optional<element>& value,
-                                           const std::string& field) {
+                                           const FieldPath& field) {
   if (!value || value->is_null()) return std::nullopt;
-  return optional_string(value, field);
+  return std::string(optional_string(value, field));
 }
 
 // Lenient for fields no consumer depends on: a value of another type reads as empty.
-std::string loose_string(const std::optional<element>& value) {
+std::string_view loose_string(const std::optional<element>& value) {
   std::string_view text;
-  if (value && value->get(text) == simdjson::SUCCESS) return std::string(text);
+  if (value && value->get(text) == simdjson::SUCCESS) return text;
   return {};
 }
 
@@ -131,14 +236,14 @@ std::optional<std::int64_t> as_integer(const element& value) {
   return std::nullopt;
 }
 
-std::int64_t require_integer(const std::optional<element>& value, const std::string& field) {
+std::int64_t require_integer(const std::optional<element>& value, const FieldPath& field) {
   if (!value) fail(ParseError::Kind::missing_field, field);
   auto number = as_integer(*value);
   if (!number) fail(ParseError::Kind::wrong_type, field);
   return *number;
 }
 
-bool require_bool(const std::optional<element>& value, const std::string& field) {
+bool require_bool(const std::optional<element>& value, const FieldPath& field) {
   if (!value) fail(ParseError::Kind::missing_field, field);
   bool flag = false;
   if (value->get(flag) != simdjson::SUCCESS) fail(ParseError::Kind::wrong_type, field);
@@ -151,9 +256,9 @@ JsonText json_text(const element& value, detail::JsonSlice slice) {
 }
 
 template <std::size_t N>
-JsonText json_text(const Picked<N>& picked, std::size_t i) {
+JsonText json_text(Picked<N>& picked, std::size_t i) {
   if (!picked[i]) return {};
-  return json_text(*picked[i], picked.slices[i]);
+  return json_text(*picked[i], picked.slice(i));
 }
 
 std::vector<std::string> string_list(const std::optional<element>& value) {
@@ -202,23 +307,24 @@ ContentBlock::Kind block_kind(std::string_view type) {
   return Kind::unknown;
 }
 
-ContentBlock parse_block(const element& value, const std::string& field, detail::JsonSlice raw) {
+// Block `index` of the array at `field`; `siblings` finds the raw text of the array's elements.
+void parse_block(const element& value, std::string_view field, std::size_t index,
+                 ChildSlices& siblings, ContentBlock& block) {
   object obj;
-  if (value.get(obj) != simdjson::SUCCESS) fail(ParseError::Kind::wrong_type, field);
+  if (value.get(obj) != simdjson::SUCCESS) fail(ParseError::Kind::wrong_type, {field, index, {}});
   static constexpr std::array<std::string_view, 11> keys{
       "type", "text",  "thinking",    "signature", "data",    "id",
       "name", "input", "tool_use_id", "content",   "is_error"};
-  auto f = pick(obj, keys, raw.text);
-  ContentBlock block;
-  block.type = require_string(f[0], pointer(field, "type"));
+  auto f = pick(obj, keys, ChildSlices(&siblings, index));
+  block.type = require_string(f[0], {field, index, "type"});
   block.kind = block_kind(block.type);
   using Kind = ContentBlock::Kind;
   switch (block.kind) {
     case Kind::text:
-      block.text = require_string(f[1], pointer(field, "text"));
+      block.text = require_string(f[1], {field, index, "text"});
       break;
     case Kind::thinking:
-      block.text = require_string(f[2], pointer(field, "thinking"));
+      block.text = require_string(f[2], {field, index, "thinking"});
       block.signature = loose_string(f[3]);
       break;
     case Kind::redacted_thinking:
@@ -226,38 +332,34 @@ ContentBlock parse_block(const element& value, const std::string& field, detail:
       break;
     case Kind::tool_use:
     case Kind::server_tool_use:
-      block.id = require_string(f[5], pointer(field, "id"));
-      block.name = require_string(f[6], pointer(field, "name"));
+      block.id = require_string(f[5], {field, index, "id"});
+      block.name = require_string(f[6], {field, index, "name"});
       block.input = json_text(f, 7);
       break;
     case Kind::tool_result:
-      block.tool_use_id = require_string(f[8], pointer(field, "tool_use_id"));
+      block.tool_use_id = require_string(f[8], {field, index, "tool_use_id"});
       block.content = json_text(f, 9);
       block.is_error = loose_bool(f[10]);
       break;
     case Kind::unknown:
-      block.raw = json_text(value, raw);
+      block.raw = json_text(value, siblings.slice(index));
       break;
   }
-  return block;
 }
 
-std::vector<ContentBlock> parse_blocks(simdjson::dom::array items, const std::string& field,
-                                       std::string_view raw) {
-  detail::JsonSliceCursor cursor(raw);
+std::vector<ContentBlock> parse_blocks(simdjson::dom::array items, std::string_view field,
+                                       ChildSlices slices) {
   std::vector<ContentBlock> blocks;
+  blocks.reserve(items.size());
   std::size_t index = 0;
-  for (element item : items) {
-    const detail::JsonSlice slice = raw.empty() ? detail::JsonSlice{} : cursor.next();
-    blocks.push_back(parse_block(item, pointer(field, std::to_string(index++)), slice));
-  }
+  for (element item : items) parse_block(item, field, index++, slices, blocks.emplace_back());
   return blocks;
 }
 
 // Fields almost every CLI frame carries.
 constexpr std::size_t kUuid = 0, kSessionId = 1, kParentToolUseId = 2;
 
-SystemMessage parse_system(object obj, std::string_view raw) {
+void parse_system(object obj, ChildSlices raw, SystemMessage& msg) {
   static constexpr std::array<std::string_view, 22> keys{
       "uuid",           "session_id",    "parent_tool_use_id",
       "subtype",        "cwd",           "model",
@@ -268,7 +370,6 @@ SystemMessage parse_system(object obj, std::string_view raw) {
       "state",          "sdk_host_only", "data",
       "hook_event"};
   auto f = pick(obj, keys, raw);
-  SystemMessage msg;
   msg.uuid = loose_string(f[kUuid]);
   msg.session_id = loose_string(f[kSessionId]);
   msg.subtype = require_string(f[3], "/subtype");
@@ -298,14 +399,12 @@ SystemMessage parse_system(object obj, std::string_view raw) {
   }
   msg.state = loose_string(f[18]);
   msg.sdk_host_only = loose_bool(f[19]);
-  return msg;
 }
 
-AssistantMessage parse_assistant(object obj, std::string_view raw) {
+void parse_assistant(object obj, ChildSlices raw, AssistantMessage& msg) {
   static constexpr std::array<std::string_view, 5> keys{"uuid", "session_id", "parent_tool_use_id",
                                                         "message", "error"};
   auto f = pick(obj, keys, raw);
-  AssistantMessage msg;
   msg.uuid = loose_string(f[kUuid]);
   msg.session_id = loose_string(f[kSessionId]);
   msg.parent_tool_use_id = nullable_string(f[kParentToolUseId], "/parent_tool_use_id");
@@ -313,7 +412,7 @@ AssistantMessage parse_assistant(object obj, std::string_view raw) {
   object message = require_object(f[3], "/message");
   static constexpr std::array<std::string_view, 5> message_keys{"id", "model", "content",
                                                                 "stop_reason", "usage"};
-  auto m = pick(message, message_keys, f.slices[3].text);
+  auto m = pick(message, message_keys, f.child(3));
   msg.message_id = loose_string(m[0]);
   msg.model = require_string(m[1], "/message/model");
   if (!m[2]) fail(ParseError::Kind::missing_field, "/message/content");
@@ -321,18 +420,16 @@ AssistantMessage parse_assistant(object obj, std::string_view raw) {
   if (m[2]->get(content) != simdjson::SUCCESS) {
     fail(ParseError::Kind::wrong_type, "/message/content");
   }
-  msg.content = parse_blocks(content, "/message/content", m.slices[2].text);
+  msg.content = parse_blocks(content, "/message/content", m.child(2));
   msg.stop_reason = nullable_string(m[3], "/message/stop_reason");
   msg.usage = json_text(m, 4);
-  return msg;
 }
 
-UserMessage parse_user(object obj, std::string_view raw) {
+void parse_user(object obj, ChildSlices raw, UserMessage& msg) {
   static constexpr std::array<std::string_view, 7> keys{
       "uuid",     "session_id",      "parent_tool_use_id", "message",
       "isReplay", "tool_use_result", "isSynthetic"};
   auto f = pick(obj, keys, raw);
-  UserMessage msg;
   msg.uuid = loose_string(f[kUuid]);
   msg.session_id = loose_string(f[kSessionId]);
   msg.parent_tool_use_id = nullable_string(f[kParentToolUseId], "/parent_tool_use_id");
@@ -341,7 +438,7 @@ UserMessage parse_user(object obj, std::string_view raw) {
   msg.is_synthetic = loose_bool(f[6]);
   object message = require_object(f[3], "/message");
   static constexpr std::array<std::string_view, 1> message_keys{"content"};
-  auto picked_content = pick(message, message_keys, f.slices[3].text);
+  auto picked_content = pick(message, message_keys, f.child(3));
   const auto& content = picked_content[0];
   if (!content) fail(ParseError::Kind::missing_field, "/message/content");
   std::string_view text;
@@ -349,21 +446,19 @@ UserMessage parse_user(object obj, std::string_view raw) {
   if (content->get(text) == simdjson::SUCCESS) {
     msg.text = std::string(text);
   } else if (content->get(blocks) == simdjson::SUCCESS) {
-    msg.content = parse_blocks(blocks, "/message/content", picked_content.slices[0].text);
+    msg.content = parse_blocks(blocks, "/message/content", picked_content.child(0));
   } else {
     fail(ParseError::Kind::wrong_type, "/message/content");
   }
-  return msg;
 }
 
-ResultMessage parse_result(object obj, std::string_view raw) {
+void parse_result(object obj, ChildSlices raw, ResultMessage& msg) {
   static constexpr std::array<std::string_view, 18> keys{
       "uuid",           "session_id",         "parent_tool_use_id", "subtype",          "is_error",
       "duration_ms",    "duration_api_ms",    "num_turns",          "result",           "errors",
       "total_cost_usd", "stop_reason",        "terminal_reason",    "api_error_status", "usage",
       "modelUsage",     "permission_denials", "structured_output"};
   auto f = pick(obj, keys, raw);
-  ResultMessage msg;
   msg.uuid = loose_string(f[kUuid]);
   msg.subtype = require_string(f[3], "/subtype");
   msg.is_error = require_bool(f[4], "/is_error");
@@ -389,14 +484,12 @@ ResultMessage parse_result(object obj, std::string_view raw) {
   msg.model_usage = json_text(f, 15);
   msg.permission_denials = json_text(f, 16);
   msg.structured_output = json_text(f, 17);
-  return msg;
 }
 
-StreamEvent parse_stream_event(object obj, std::string_view raw) {
+void parse_stream_event(object obj, ChildSlices raw, StreamEvent& msg) {
   static constexpr std::array<std::string_view, 4> keys{"uuid", "session_id", "parent_tool_use_id",
                                                         "event"};
   auto f = pick(obj, keys, raw);
-  StreamEvent msg;
   msg.uuid = loose_string(f[kUuid]);
   msg.session_id = loose_string(f[kSessionId]);
   msg.parent_tool_use_id = nullable_string(f[kParentToolUseId], "/parent_tool_use_id");
@@ -404,20 +497,18 @@ StreamEvent parse_stream_event(object obj, std::string_view raw) {
   static constexpr std::array<std::string_view, 1> event_keys{"type"};
   msg.event_type = loose_string(pick(event, event_keys)[0]);
   msg.event = json_text(f, 3);
-  return msg;
 }
 
-ControlRequest parse_control_request(object obj, std::string_view raw) {
+void parse_control_request(object obj, ChildSlices raw, ControlRequest& msg) {
   static constexpr std::array<std::string_view, 2> keys{"request_id", "request"};
   auto f = pick(obj, keys, raw);
-  ControlRequest msg;
   msg.request_id = require_string(f[0], "/request_id");
   object request = require_object(f[1], "/request");
   static constexpr std::array<std::string_view, 14> request_keys{
       "subtype",      "tool_name",     "input",       "tool_use_id",    "permission_suggestions",
       "blocked_path", "agent_id",      "callback_id", "server_name",    "message",
       "hooks",        "sdkMcpServers", "agents",      "hook_event_name"};
-  auto r = pick(request, request_keys, f.slices[1].text);
+  auto r = pick(request, request_keys, f.child(1));
   msg.subtype = require_string(r[0], "/request/subtype");
   msg.request = json_text(f, 1);
   if (msg.subtype == "can_use_tool") {
@@ -454,20 +545,18 @@ ControlRequest parse_control_request(object obj, std::string_view raw) {
     typed.agents = json_text(r, 12);
     msg.typed = std::move(typed);
   }
-  return msg;
 }
 
-ControlResponse parse_control_response(object obj, std::string_view raw) {
+void parse_control_response(object obj, ChildSlices raw, ControlResponse& msg) {
   static constexpr std::array<std::string_view, 4> keys{"response", "pending_permission_requests",
                                                         "pending_user_dialog_requests",
                                                         "pending_elicitation_requests"};
   auto f = pick(obj, keys, raw);
-  ControlResponse msg;
   object response = require_object(f[0], "/response");
   static constexpr std::array<std::string_view, 6> response_keys{
       "subtype", "request_id", "requestId", "response", "error", "error_code"};
-  auto r = pick(response, response_keys, f.slices[0].text);
-  const std::string subtype = require_string(r[0], "/response/subtype");
+  auto r = pick(response, response_keys, f.child(0));
+  const std::string_view subtype = require_string(r[0], "/response/subtype");
   if (subtype != "success" && subtype != "error") {
     fail(ParseError::Kind::wrong_type, "/response/subtype");
   }
@@ -484,34 +573,40 @@ ControlResponse parse_control_response(object obj, std::string_view raw) {
   msg.pending_permission_requests = json_text(f, 1);
   msg.pending_user_dialog_requests = json_text(f, 2);
   msg.pending_elicitation_requests = json_text(f, 3);
-  return msg;
 }
 
 ControlCancelRequest parse_control_cancel(object obj) {
   auto f = pick(obj, std::array<std::string_view, 1>{"request_id"});
-  return ControlCancelRequest{require_string(f[0], "/request_id")};
+  return ControlCancelRequest{std::string(require_string(f[0], "/request_id"))};
 }
 
-RateLimitEvent parse_rate_limit(object obj, std::string_view raw) {
+void parse_rate_limit(object obj, ChildSlices raw, RateLimitEvent& msg) {
   auto f = pick(obj, std::array<std::string_view, 1>{"rate_limit_info"}, raw);
   object info = require_object(f[0], "/rate_limit_info");
-  RateLimitEvent msg;
   msg.status = loose_string(pick(info, std::array<std::string_view, 1>{"status"})[0]);
   msg.rate_limit_info = json_text(f, 0);
-  return msg;
 }
 
-// `raw` is the object's text (the line), from which JsonText members are sliced.
-MessageBody parse_body(std::string_view type, object obj, std::string_view raw) {
-  if (type == "stream_event") return parse_stream_event(obj, raw);
-  if (type == "assistant") return parse_assistant(obj, raw);
-  if (type == "user") return parse_user(obj, raw);
-  if (type == "system") return parse_system(obj, raw);
-  if (type == "result") return parse_result(obj, raw);
-  if (type == "control_request") return parse_control_request(obj, raw);
-  if (type == "control_response") return parse_control_response(obj, raw);
+// The body is built where it will stay: a message's strings are moved as few times as possible.
+template <class T>
+MessageBody typed_body(void (*parse)(object, ChildSlices, T&), object obj, const ChildSlices& raw) {
+  MessageBody body(std::in_place_type<T>);
+  parse(obj, raw, std::get<T>(body));
+  return body;
+}
+
+// `tokens` are the line's, from which JsonText members are sliced; the object is token 0.
+MessageBody parse_body(std::string_view type, object obj, const detail::JsonTokens& tokens) {
+  const ChildSlices raw(&tokens, 0);
+  if (type == "stream_event") return typed_body(parse_stream_event, obj, raw);
+  if (type == "assistant") return typed_body(parse_assistant, obj, raw);
+  if (type == "user") return typed_body(parse_user, obj, raw);
+  if (type == "system") return typed_body(parse_system, obj, raw);
+  if (type == "result") return typed_body(parse_result, obj, raw);
+  if (type == "control_request") return typed_body(parse_control_request, obj, raw);
+  if (type == "control_response") return typed_body(parse_control_response, obj, raw);
   if (type == "control_cancel_request") return parse_control_cancel(obj);
-  if (type == "rate_limit_event") return parse_rate_limit(obj, raw);
+  if (type == "rate_limit_event") return typed_body(parse_rate_limit, obj, raw);
   if (type == "keep_alive") return KeepAlive{};
   return UnknownMessage{std::string(type)};
 }
@@ -580,7 +675,11 @@ ParseResult MessageParser::parse_line(std::string_view line, std::string* owned,
                                       bool allow_number_fallback) {
   try {
     element root;
-    auto error = state_->dom.parse(line.data(), line.size(), /*realloc_if_needed=*/true).get(root);
+    // A line whose storage has simdjson's padding spare is parsed where it is, not copied first.
+    const bool padded =
+        owned != nullptr && owned->capacity() - owned->size() >= simdjson::SIMDJSON_PADDING;
+    auto error =
+        state_->dom.parse(line.data(), line.size(), /*realloc_if_needed=*/!padded).get(root);
     if (allow_number_fallback &&
         (error == simdjson::NUMBER_ERROR || error == simdjson::NUMBER_OUT_OF_RANGE)) {
       // Valid JSON whose numbers simdjson cannot hold (beyond 64 bits): let nlohmann read them as
@@ -603,8 +702,12 @@ ParseResult MessageParser::parse_line(std::string_view line, std::string* owned,
     if (type_field->get(type) != simdjson::SUCCESS) {
       return make_error(ParseError::Kind::wrong_type, "/type");
     }
-    MessageBody body = parse_body(type, obj, line);
-    return Message(owned != nullptr ? std::move(*owned) : std::string(line), std::move(body));
+    const auto& stage1 = *state_->dom.implementation;
+    const detail::JsonTokens tokens{line, stage1.structural_indexes.get(),
+                                    stage1.n_structural_indexes};
+    MessageBody body = parse_body(type, obj, tokens);
+    return ParseResult(std::in_place_type<Message>,
+                       owned != nullptr ? std::move(*owned) : std::string(line), std::move(body));
   } catch (const FieldFault& fault) {
     return make_error(fault.kind, fault.field);
   } catch (const std::bad_alloc&) {
