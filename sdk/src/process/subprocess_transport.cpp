@@ -281,6 +281,12 @@ void SubprocessTransport::connect() {
   ::close(out[1]);
   ::close(err[1]);
   ::fcntl(out[0], F_SETFL, O_NONBLOCK);
+  // A larger pipe lets the CLI write ahead while the reader parses: fewer blocked writes and
+  // wake-ups on a bulk stream (row c of bench/compare: ~+20% end to end). Refused above the
+  // system's or the user's pipe limits; the default size then stays.
+  if (s.options.stdout_pipe_bytes > 0 && s.options.stdout_pipe_bytes <= (1u << 30)) {
+    ::fcntl(out[0], F_SETPIPE_SZ, static_cast<int>(s.options.stdout_pipe_bytes));
+  }
   ::fcntl(err[0], F_SETFL, O_NONBLOCK);
   {
     std::lock_guard lock(s.write_mutex);

@@ -85,6 +85,26 @@ TEST(SubprocessTransportTest, StderrGoesLineByLineToTheCallbackAndTheTail) {
   EXPECT_EQ(seen, (std::vector<std::string>{"e1", "e2", "e3"}));
 }
 
+TEST(SubprocessTransportTest, TheCliCanWriteAheadWhileNothingReadsItsStdout) {
+  // 512 KiB of lines fit in the raised stdout pipe (the default 64 KiB would block the writer),
+  // so the CLI gets to its stderr line before the host reads a single line.
+  std::promise<void> wrote;
+  SubprocessOptions o;
+  o.on_stderr_line = [&](std::string_view line) {
+    if (line == "wrote") wrote.set_value();
+  };
+  SubprocessTransport t(
+      sh("i=0; while [ $i -lt 4096 ]; do printf '%0127d\\n' $i; i=$((i+1)); done; "
+         "echo wrote >&2; exec cat >/dev/null"),
+      o);
+  t.connect();
+  const bool ahead = wrote.get_future().wait_for(10s) == std::future_status::ready;
+  t.end_input();
+  const auto lines = read_lines(t);
+  EXPECT_TRUE(ahead) << "the CLI blocked on its stdout pipe";
+  EXPECT_EQ(lines.size(), 4096u);
+}
+
 TEST(SubprocessTransportTest, ThrowingStderrCallbackIsRecordedInTheTail) {
   SubprocessOptions o;
   o.on_stderr_line = [](std::string_view) { throw std::runtime_error("callback bug"); };

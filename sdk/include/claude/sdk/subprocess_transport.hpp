@@ -25,7 +25,8 @@
 // one thread at a time. The stderr callback runs on the private stderr thread.
 //
 // What it costs: one epoll_wait+read per stdout chunk (256 KiB), one copy per line, one thread for
-// stderr.
+// stderr; the CLI's stdout pipe holds `stdout_pipe_bytes` (1 MiB) of kernel buffer where the
+// system allows.
 #pragma once
 
 #include <chrono>
@@ -53,6 +54,11 @@ struct SubprocessOptions {
   std::size_t stderr_tail_lines = 20;
   std::chrono::milliseconds grace{5000};      // after EOF, before SIGTERM
   std::chrono::milliseconds term_wait{5000};  // after SIGTERM, before SIGKILL
+  // Kernel buffer of the CLI's stdout pipe, so it can write ahead while lines are parsed; 0 keeps
+  // the system's default (64 KiB). An unprivileged user's pipes share a budget
+  // (/proc/sys/fs/pipe-user-pages-soft, 64 MiB by default): when it is spent the raise is
+  // refused and the default stays.
+  std::size_t stdout_pipe_bytes = 1u << 20;
 };
 
 class SubprocessTransport final : public Transport {
