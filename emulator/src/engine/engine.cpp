@@ -422,7 +422,7 @@ bool Engine::run_step(Step& step, std::size_t index, Millis now) {
       } else {
         std::string line;
         if (step.verbatim) {
-          line = std::move(step.text);
+          line = step.take_bytes();
           line.pop_back();  // the newline is added back below, within the same capacity
         } else {
           std::vector<std::string> unbound;
@@ -460,11 +460,18 @@ bool Engine::run_step(Step& step, std::size_t index, Millis now) {
       break;
     }
     case Verb::raw:
-      write(std::move(step.text), index);
+    case Verb::stderr_text: {
+      std::string bytes;
+      try {
+        bytes = step.take_bytes();
+      } catch (const StepBytesError& e) {
+        fail("scenario_changed", index, describe_step(step) + ": " + e.what());
+        return false;
+      }
+      write(std::move(bytes), index,
+            step.verb == Verb::raw ? Output::Stream::stdout_stream : Output::Stream::stderr_stream);
       break;
-    case Verb::stderr_text:
-      write(std::move(step.text), index, Output::Stream::stderr_stream);
-      break;
+    }
     case Verb::expect: {
       if (auto found = find_match(step.value)) {
         consume(*found, index);

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <variant>
 #include <vector>
 
 namespace claude::emulator::detail {
@@ -47,10 +48,39 @@ const char* unreadable_kind(mode_t mode) {
   return nullptr;
 }
 
+// Feeds the mapped file in slices of about kSliceBytes that end just after a '\n' (a longer line
+// makes its slice longer), so no complete line straddles two feeds and each stays a view into
+// the mapping; the lines of a slice are released once read, which keeps the load's resident
+// memory at a slice. Stops between slices when the sink asks to.
+void feed_mapped(const MappedFile& file, sdk::LineBuffer& buffer, const bool& go_on,
+                 std::function<void(const sdk::LineEvent&)>& deliver) {
+  constexpr std::size_t kSliceBytes = std::size_t{1} << 20;
+  const std::string_view bytes = file.bytes();
+  std::size_t at = 0;
+  while (go_on && at < bytes.size()) {
+    std::size_t end = std::min(bytes.size(), at + kSliceBytes);
+    if (end < bytes.size()) {
+      const std::string_view slice = bytes.substr(at, end - at);
+      const auto last_newline = slice.rfind('\n');
+      if (last_newline != std::string_view::npos) {
+        end = at + last_newline + 1;
+      } else {
+        const auto next_newline = bytes.find('\n', end);
+        end = next_newline == std::string_view::npos ? bytes.size() : next_newline + 1;
+      }
+    }
+    const std::string_view slice = bytes.substr(at, end - at);
+    buffer.feed(slice, deliver);
+    file.release(slice);
+    at = end;
+  }
+}
+
 }  // namespace
 
 std::optional<std::string> for_each_file_line(const std::filesystem::path& path,
-                                              const LineSink& sink) {
+                                              const LineSink& sink,
+                                              std::shared_ptr<const MappedFile>* mapping) {
   // O_NONBLOCK: opening a FIFO without a writer would block forever otherwise.
   const FileDescriptor file(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
   if (file.get() < 0) return error_text("cannot open");
@@ -66,9 +96,19 @@ std::optional<std::string> for_each_file_line(const std::filesystem::path& path,
   sdk::LineBuffer buffer(file_options());
   std::size_t line_no = 0;
   bool go_on = true;
-  auto deliver = [&](const sdk::LineEvent& event) {
+  std::function<void(const sdk::LineEvent&)> deliver = [&](const sdk::LineEvent& event) {
     if (go_on) go_on = sink(++line_no, event);
   };
+  if (S_ISREG(status.st_mode) && status.st_size > 0) {
+    auto mapped = MappedFile::map(file.get(), static_cast<std::size_t>(status.st_size));
+    if (auto* view = std::get_if<std::shared_ptr<const MappedFile>>(&mapped)) {
+      if (mapping != nullptr) *mapping = *view;
+      feed_mapped(**view, buffer, go_on, deliver);
+      if (go_on) buffer.finish(deliver);
+      return std::nullopt;
+    }
+    // A file that cannot be mapped (a file system without mmap) is read like a pipe.
+  }
   // Large files are read 1 MiB at a time so most lines pass without being copied into the line
   // buffer; small ones (most scenarios) get a small chunk, so start-up touches no extra pages.
   constexpr std::size_t kSmallChunk = std::size_t{1} << 16;

@@ -1,15 +1,21 @@
 // Splits a scenario or recording file into numbered lines with the shared LineBuffer, so files
 // are framed exactly like the SDK's stdin (CRLF and BOM tolerated, '\n' the only separator).
+//
+// A regular file is mapped (MappedFile) and fed to the LineBuffer in slices that end after a
+// '\n', so every complete line is a view into the mapping, parsed in place; only a last line
+// without '\n' is copied. Pipes and FIFOs are read in chunks.
 #pragma once
 
 #include <cstddef>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "claude/sdk/line_buffer.hpp"
+#include "mapped_file.hpp"
 
 namespace claude::emulator::detail {
 
@@ -26,8 +32,10 @@ inline constexpr int kPipeIdleTimeoutMs = 10'000;
 
 // Returns an error text when the file cannot be read: it cannot be opened, it is a device or a
 // socket (not a regular file), it is a FIFO without a writer, or its writer stalls (above).
+// When the file was mapped, `*mapping` (if given) holds the mapping before the first line.
 std::optional<std::string> for_each_file_line(const std::filesystem::path& path,
-                                              const LineSink& sink);
+                                              const LineSink& sink,
+                                              std::shared_ptr<const MappedFile>* mapping = nullptr);
 void for_each_text_line(std::string_view text, const LineSink& sink);
 
 }  // namespace claude::emulator::detail

@@ -29,9 +29,23 @@ class Loader {
       recording->event(line_no, event.text);
       return true;
     }
+    // A line inside a mapped file is followed by readable padding: parsed in place, and a
+    // `raw` or `stderr` string stays escaped in the mapping (Step::escaped).
+    const bool in_mapping = mapping_ && mapping_->contains(event.text);
+    auto* scenario = std::get_if<detail::ScenarioParser>(&parser_);
     Json value;
     try {
-      value = parse_json(event.text);
+      if (in_mapping && scenario != nullptr) {
+        static constexpr std::string_view kEscapedVerbs[] = {"raw", "stderr"};
+        auto parsed = parse_json_line(event.text, true, kEscapedVerbs);
+        if (auto* member = std::get_if<JsonStringMember>(&parsed)) {
+          scenario->escaped_step(line_no, member->key, EscapedText{mapping_, member->literal});
+          return true;
+        }
+        value = std::move(std::get<Json>(parsed));
+      } else {
+        value = in_mapping ? parse_json_in_place(event.text) : parse_json(event.text);
+      }
     } catch (const Json::exception& e) {
       if (std::holds_alternative<std::monostate>(parser_))
         parser_.emplace<detail::ScenarioParser>(file_);
@@ -49,6 +63,9 @@ class Loader {
     std::get<detail::ScenarioParser>(parser_).step(line_no, std::move(value));
     return true;
   }
+
+  // The mapped file the next lines are views into (set before the first line).
+  std::shared_ptr<const MappedFile>* mapping() { return &mapping_; }
 
   LoadResult finish(std::optional<std::string> io_error) {
     if (io_error) {
@@ -79,6 +96,7 @@ class Loader {
   }
 
   std::string file_;
+  std::shared_ptr<const MappedFile> mapping_;
   std::variant<std::monostate, detail::ScenarioParser, detail::RecordingParser> parser_;
   std::vector<LoadError> early_errors_;
 };
@@ -92,7 +110,8 @@ std::string LoadError::to_string() const {
 LoadResult load_scenario_file(const std::filesystem::path& path) {
   Loader loader(path.string());
   auto io_error = detail::for_each_file_line(
-      path, [&](std::size_t n, const sdk::LineEvent& e) { return loader.line(n, e); });
+      path, [&](std::size_t n, const sdk::LineEvent& e) { return loader.line(n, e); },
+      loader.mapping());
   return loader.finish(std::move(io_error));
 }
 

@@ -403,6 +403,18 @@ void ScenarioParser::step(std::size_t line, Json s) {
   scenario_.steps.push_back(std::move(step));
 }
 
+void ScenarioParser::escaped_step(std::size_t line, std::string_view key, EscapedText text) {
+  if (after_end_) {
+    error(line, "step after exit/kill/hang is never reached");
+    return;
+  }
+  Step step;
+  step.verb = key == "raw" ? Verb::raw : Verb::stderr_text;
+  step.line = line;
+  step.escaped = std::make_shared<const EscapedText>(std::move(text));
+  scenario_.steps.push_back(std::move(step));
+}
+
 LoadResult ScenarioParser::finish() {
   LoadResult result;
   if (errors_.empty()) {

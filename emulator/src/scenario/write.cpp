@@ -49,10 +49,11 @@ Json step_json(const Step& step) {
   switch (step.verb) {
     case Verb::send:
       if (step.verbatim) {
-        const std::string_view line(step.text.data(), step.text.size() - 1);
+        const std::string bytes = step.bytes();
+        const std::string_view line(bytes.data(), bytes.size() - 1);
         Json parsed = parse_json_or_discarded(line);
         if (parsed.is_discarded()) {
-          put_bytes(out, "raw", step.text);
+          put_bytes(out, "raw", bytes);
         } else {
           out["send"] = std::move(parsed);
         }
@@ -63,10 +64,10 @@ Json step_json(const Step& step) {
       }
       break;
     case Verb::raw:
-      put_bytes(out, "raw", step.text);
+      put_bytes(out, "raw", step.bytes());
       break;
     case Verb::stderr_text:
-      put_bytes(out, "stderr", step.text);
+      put_bytes(out, "stderr", step.bytes());
       break;
     case Verb::expect:
       out["expect"] = step.value;

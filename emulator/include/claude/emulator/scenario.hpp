@@ -10,15 +10,20 @@
 // invalid RE2, unknown variable, wrong version, bad recording event, ...). I/O errors are reported
 // the same way with line 0.
 //
-// What it costs: files are read in chunks through the shared `LineBuffer` and parsed one line at a
-// time; no DOM of the whole file is built. Recording lines the fake sends verbatim are kept as raw
+// What it costs: regular files are mapped and framed in place by the shared `LineBuffer` (pipes
+// are read in chunks), and parsed one line at a time; no DOM of the whole file is built. The
+// string of a `raw` or `stderr` step of a mapped file is validated but left in the mapping, and
+// decoded when the step's bytes are asked for (Step::bytes), so loading a 64 MiB scenario of
+// such steps allocates almost nothing. Recording lines the fake sends verbatim are kept as raw
 // strings (about the file size in memory); only SDK-bound lines are parsed into small patterns.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -31,9 +36,9 @@ namespace claude::emulator {
 using Millis = std::int64_t;
 
 enum class Verb : std::uint8_t {
-  send,           // value = message (substituted); or `text` verbatim when `verbatim`
-  raw,            // text = bytes as given
-  stderr_text,    // text = bytes to stderr
+  send,           // value = message (substituted); or bytes() verbatim when `verbatim`
+  raw,            // bytes() = bytes as given
+  stderr_text,    // bytes() = bytes to stderr
   expect,         // value = pattern
   request,        // value = request body; text = `as` name; response = expect_response
   cancel,         // text = name of an earlier request
@@ -50,19 +55,41 @@ std::string_view verb_name(Verb verb);
 
 enum class Dialect : std::uint8_t { stream_json, jsonrpc };
 
+class MappedFile;  // a loaded file kept in memory (src/scenario/mapped_file.hpp)
+
+// A JSON string literal left undecoded in the file it was loaded from.
+struct EscapedText {
+  std::shared_ptr<const MappedFile> file;  // keeps `literal` readable
+  std::string_view literal;                // the bytes between the quotes, validated at load
+};
+
 struct Step {
-  Verb verb = Verb::send;
-  std::size_t line = 0;              // 1-based line in the source file
-  Json value;                        // message, pattern, request body or payload (see Verb)
-  std::string text;                  // bytes, names, error text (see Verb)
-  bool verbatim = false;             // send: write `text` (a whole line, '\n' included) unchanged
-  std::optional<Json> response;      // request: expect_response pattern
-  std::vector<std::size_t> chunks;   // send: byte counts of the first writes
-  Millis gap_ms = 0;                 // send: pause between chunks
+  // Members are ordered so the small ones share a word: a recording holds one Step per line.
+  std::size_t line = 0;  // 1-based line in the source file
+  Json value;            // message, pattern, request body or payload (see Verb)
+  std::string text;      // names, error text; bytes unless `escaped` (see Verb)
+  std::shared_ptr<const EscapedText> escaped;  // raw, stderr of a mapped file: bytes still escaped
+  std::optional<Json> response;                // request: expect_response pattern
+  std::vector<std::size_t> chunks;             // send: byte counts of the first writes
+  Millis gap_ms = 0;                           // send: pause between chunks
   std::optional<Millis> within_ms;   // expect, request, expect_eof: overrides header timeout_ms
   Millis ms = 0;                     // sleep
-  int number = 0;                    // exit code or signal number
   std::optional<double> recorded_t;  // from a recording: the event's `t` (s), for --speed pacing
+  int number = 0;                    // exit code or signal number
+  Verb verb = Verb::send;
+  bool verbatim = false;  // send: write `text` (a whole line, '\n' included) unchanged
+
+  // raw, stderr, verbatim send: the bytes the step writes (`text`, or `escaped` decoded).
+  // Throws StepBytesError when `escaped` cannot be read back: its file was truncated or
+  // rewritten on disk since it was loaded.
+  [[nodiscard]] std::string bytes() const;
+  // The same, for a replay whose memory should shrink as it goes: `text` is moved out (left
+  // empty); the mapped pages of `escaped` are released once decoded (read again if asked again).
+  std::string take_bytes();
+};
+
+struct StepBytesError : std::runtime_error {
+  using std::runtime_error::runtime_error;
 };
 
 struct Header {
