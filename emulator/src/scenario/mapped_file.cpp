@@ -53,11 +53,12 @@ bool MappedFile::still_whole() const {
 void MappedFile::release(std::string_view text) const {
   if (!contains(text)) return;
   const std::size_t page = page_size();
-  const auto first = reinterpret_cast<std::uintptr_t>(text.data());
-  const auto last = first + text.size();
-  const std::uintptr_t from = (first + page - 1) / page * page;
-  const std::uintptr_t to = last / page * page;
-  if (from < to) ::madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
+  // Only the pages wholly inside `text`: its first page boundary up to its last one.
+  char* const begin = const_cast<char*>(text.data());
+  char* const end = begin + text.size();
+  char* const from = begin + (page - reinterpret_cast<std::uintptr_t>(begin) % page) % page;
+  char* const to = end - reinterpret_cast<std::uintptr_t>(end) % page;
+  if (from < to) ::madvise(from, static_cast<std::size_t>(to - from), MADV_DONTNEED);
 }
 
 }  // namespace claude::emulator

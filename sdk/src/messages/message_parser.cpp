@@ -13,7 +13,6 @@ namespace claude::sdk {
 namespace {
 
 using simdjson::dom::element;
-using simdjson::dom::element_type;
 using simdjson::dom::object;
 
 // Raised inside the parser only; `MessageParser::parse` turns it into a ParseError.
@@ -627,7 +626,7 @@ std::string describe(ParseError::Kind kind, const std::string& field) {
   return "invalid message";
 }
 
-ParseError make_error(ParseError::Kind kind, std::string field, std::string detail = {}) {
+ParseError make_error(ParseError::Kind kind, std::string field, const std::string& detail = {}) {
   std::string message = describe(kind, field);
   if (!detail.empty()) message += " (" + detail + ")";
   return ParseError{kind, std::move(field), std::move(message)};
@@ -654,7 +653,8 @@ std::string_view to_string(ParseError::Kind kind) noexcept {
 struct MessageParser::State {
   simdjson::dom::parser dom;
   State() {
-    if (dom.allocate(64 * 1024, kMaxDepth) != simdjson::SUCCESS) throw std::bad_alloc();
+    if (dom.allocate(std::size_t{64} * 1024, kMaxDepth) != simdjson::SUCCESS)
+      throw std::bad_alloc();
   }
 };
 
