@@ -6,12 +6,12 @@
 // with the caller), and one recorder thread that turns the queued copies into events and writes
 // them. Forwarding never waits for the recording while the queue has room (memory, then its
 // spill file); the recording's `t` is taken on the forwarding thread when the read returns. The
-// recorder thread runs under SCHED_IDLE (Linux: per thread), so on a busy machine it only gets the CPU
-// time forwarding leaves and never delays a pump; once the CLI has exited and its outputs ended,
-// the main thread records what is left at the process's own priority. When
-// the CLI's stdout ends, the tee's stdout is released at once. Signals (SIGINT, SIGTERM, SIGHUP,
-// SIGQUIT, SIGUSR1, SIGUSR2) sent to the tee go to the CLI; the tee itself ignores SIGPIPE so a
-// reader that went away stops forwarding on that stream while the recording continues.
+// recorder thread runs under SCHED_IDLE (Linux: per thread), so on a busy machine it only gets the
+// CPU time forwarding leaves and never delays a pump; once the CLI has exited and its outputs
+// ended, the main thread records what is left at the process's own priority. When the CLI's stdout
+// ends, the tee's stdout is released at once. Signals (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1,
+// SIGUSR2) sent to the tee go to the CLI; the tee itself ignores SIGPIPE so a reader that went away
+// stops forwarding on that stream while the recording continues.
 //
 // How it fails: `run` throws TeeError when the CLI cannot be started (the recording file is then
 // removed). Everything after the start is reported in the outcome, never thrown.
