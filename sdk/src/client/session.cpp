@@ -6,6 +6,7 @@
 #include "claude/sdk/cli_discovery.hpp"
 #include "claude/sdk/frame_writer.hpp"
 #include "claude/sdk/subprocess_transport.hpp"
+#include "messages/json_writer.hpp"
 
 namespace claude::sdk::client {
 
@@ -149,19 +150,33 @@ void Session::install_handlers() {
         typed->tool_use_id,  parsed_or_null(typed->permission_suggestions),
         typed->blocked_path, typed->agent_id};
     PermissionDecision d = options_.can_use_tool(request, c);
-    json out = json::object();
+    // Written as text, keys in the order nlohmann would sort them. An allow without new input
+    // echoes the CLI's own text of `input`, byte for byte.
+    std::string out = R"({"behavior":)";
     if (d.allow) {
-      out["behavior"] = "allow";
-      out["updatedInput"] =
-          d.updated_input ? std::move(*d.updated_input) : std::move(request.input);
-      if (d.updated_permissions) out["updatedPermissions"] = std::move(*d.updated_permissions);
+      out += R"("allow","toolUseID":)";
+      detail::append_json_string(out, typed->tool_use_id);
+      out += R"(,"updatedInput":)";
+      if (d.updated_input)
+        detail::append_json(out, *d.updated_input);
+      else if (typed->input.present())
+        out += typed->input.text();
+      else
+        out += "null";
+      if (d.updated_permissions) {
+        out += R"(,"updatedPermissions":)";
+        detail::append_json(out, *d.updated_permissions);
+      }
     } else {
-      out["behavior"] = "deny";
-      out["message"] = std::move(d.message);
-      if (d.interrupt) out["interrupt"] = true;
+      out += R"("deny")";
+      if (d.interrupt) out += R"(,"interrupt":true)";
+      out += R"(,"message":)";
+      detail::append_json_string(out, d.message);
+      out += R"(,"toolUseID":)";
+      detail::append_json_string(out, typed->tool_use_id);
     }
-    out["toolUseID"] = std::move(request.tool_use_id);
-    return out;
+    out += '}';
+    return ControlPayload::serialized(std::move(out));
   });
 
   protocol_->set_handler("hook_callback", [this](const ControlRequest& r, const CancelToken& c) {

@@ -262,8 +262,9 @@ struct ControlProtocol::Engine : std::enable_shared_from_this<ControlProtocol::E
     const std::string& id = work.request.request_id;
     std::string frame;
     try {
-      json payload = (*work.handler)(work.request, work.token);
-      frame = control_success_frame(id, payload);
+      ControlPayload payload = (*work.handler)(work.request, work.token);
+      frame = payload.text ? control_success_frame_serialized(id, *payload.text)
+                           : control_success_frame(id, payload.value);
     } catch (const ControlError& e) {
       frame = control_error_frame(id, e.error(), e.error_code());
     } catch (const std::exception& e) {

@@ -75,6 +75,21 @@ TEST_F(ControlProtocolTest, HandlerReturnValueBecomesTheSuccessPayload) {
   EXPECT_EQ((*j)["response"]["response"], (json{{"echo", 7}}));
 }
 
+TEST_F(ControlProtocolTest, SerializedPayloadIsWrittenIntoTheFrameAsItIs) {
+  protocol.set_handler("ping_me", [](const ControlRequest& r, const CancelToken&) {
+    return ControlPayload::serialized(R"({"z":[1.50],"echo":)" + r.request.text() + "}");
+  });
+  start();
+  transport.push_line(
+      R"({"type":"control_request","request_id":"r\"9","request":{"subtype":"ping_me"}})");
+  auto line = transport.next_written(kWait);
+  ASSERT_TRUE(line);
+  EXPECT_EQ(
+      *line,
+      R"({"response":{"request_id":"r\"9","response":{"z":[1.50],"echo":{"subtype":"ping_me"}},)"
+      R"("subtype":"success"},"type":"control_response"})");
+}
+
 TEST_F(ControlProtocolTest, ThrowingHandlerIsAnsweredWithTheExceptionText) {
   protocol.set_handler("boom", [](const ControlRequest&, const CancelToken&) -> json {
     throw std::runtime_error("handler exploded");

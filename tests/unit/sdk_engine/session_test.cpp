@@ -153,6 +153,55 @@ TEST(ClientTest, CanUseToolAllowEchoesToolUseIdAndOriginalInput) {
                                              {"toolUseID", "toolu_9"}}));
 }
 
+TEST(ClientTest, CanUseToolAllowEchoesTheCLIsInputTextByteForByte) {
+  // Unsorted keys, a number nlohmann would respell, escapes and non-ASCII: a tree round trip
+  // would change all of them; the answer carries the CLI's own text.
+  const std::string input = R"({"z":1.50,"a":"caf\u00e9 \"q\"","m":[true,null,{"k":"é"}]})";
+  Harness h;
+  Options o;
+  o.can_use_tool = [](const ToolPermissionRequest& r, const CancelToken&) {
+    EXPECT_EQ(r.input["a"], "caf\u00e9 \"q\"");
+    return PermissionDecision::allowed();
+  };
+  Client client(o, std::move(h.owned));
+  client.connect();
+  h.cli.push_line(
+      R"({"type":"control_request","request_id":"p7","request":{"subtype":"can_use_tool","tool_name":"Bash","input":)" +
+      input + R"(,"tool_use_id":"toolu_7"}})");
+  std::optional<std::string> line;
+  for (;;) {
+    line = h.cli.next_written(std::chrono::seconds(10));
+    ASSERT_TRUE(line);
+    if (line->find(R"("request_id":"p7")") != std::string::npos) break;
+  }
+  EXPECT_EQ(
+      *line,
+      R"({"response":{"request_id":"p7","response":{"behavior":"allow","toolUseID":"toolu_7","updatedInput":)" +
+          input + R"(},"subtype":"success"},"type":"control_response"})");
+}
+
+TEST(ClientTest, CanUseToolAllowWithNewInputAndPermissionsSendsThem) {
+  Harness h;
+  Options o;
+  o.can_use_tool = [](const ToolPermissionRequest&, const CancelToken&) {
+    PermissionDecision d = PermissionDecision::allowed(json{{"command", "ls -l"}});
+    d.updated_permissions = json::array({{{"type", "setMode"}, {"mode", "plan"}}});
+    return d;
+  };
+  Client client(o, std::move(h.owned));
+  client.connect();
+  h.cli.push_json(control_request("p8", {{"subtype", "can_use_tool"},
+                                         {"tool_name", "Bash"},
+                                         {"input", {{"command", "ls"}}},
+                                         {"tool_use_id", "toolu_8"}}));
+  auto j = next_non_initialize(h.cli);
+  EXPECT_EQ(j["response"]["response"],
+            (json{{"behavior", "allow"},
+                  {"updatedInput", {{"command", "ls -l"}}},
+                  {"updatedPermissions", json::array({{{"type", "setMode"}, {"mode", "plan"}}})},
+                  {"toolUseID", "toolu_8"}}));
+}
+
 TEST(ClientTest, CanUseToolDenyCarriesMessageAndInterrupt) {
   Harness h;
   Options o;

@@ -51,9 +51,24 @@
 
 namespace claude::sdk {
 
+// The success payload a handler returns: a JSON value, or the same already written as JSON text.
+// A handler on the round trip's hot path (can_use_tool) writes its answer as text around values it
+// already holds as text, instead of building a tree only for the frame to dump it again.
+struct ControlPayload {
+  ControlPayload(nlohmann::json v) : value(std::move(v)) {}  // NOLINT(google-explicit-constructor)
+  // `json_text` must be one complete JSON value; it is written into the frame as it is.
+  static ControlPayload serialized(std::string json_text) {
+    ControlPayload p(nullptr);
+    p.text = std::move(json_text);
+    return p;
+  }
+  nlohmann::json value;
+  std::optional<std::string> text;
+};
+
 // Handler for one inbound subtype: returns the success payload.
 using ControlRequestHandler =
-    std::function<nlohmann::json(const ControlRequest& request, const CancelToken& cancel)>;
+    std::function<ControlPayload(const ControlRequest& request, const CancelToken& cancel)>;
 
 struct ControlListener {
   std::function<void(Message&& message)> on_message;

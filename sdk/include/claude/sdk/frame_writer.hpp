@@ -39,6 +39,9 @@ std::string control_request_frame(std::string_view request_id, const nlohmann::j
 // {"type":"control_response","response":{"subtype":"success","request_id":…,"response":…}};
 // a null `response` is sent as {} (the CLI reads fields of it).
 std::string control_success_frame(std::string_view request_id, const nlohmann::json& response);
+// The same with the payload already written as JSON text (one complete value, not checked).
+std::string control_success_frame_serialized(std::string_view request_id,
+                                             std::string_view response_json);
 // {"type":"control_response","response":{"subtype":"error","request_id":…,"error":…}}
 std::string control_error_frame(std::string_view request_id, std::string_view error,
                                 std::optional<std::string_view> error_code = std::nullopt);
