@@ -18,7 +18,16 @@ class Loader {
  public:
   explicit Loader(std::string file) : file_(std::move(file)) {}
 
-  bool line(std::size_t line_no, const sdk::LineEvent& event) {
+  // `escaped`: the line read as one raw/stderr string by match_escaped_string_line, when it is
+  // in the mapping and matched. Such a line is a step once the header is read, taken without
+  // touching its bytes again; any other line goes through the parser, which gives the step or
+  // the error.
+  bool line(std::size_t line_no, const sdk::LineEvent& event,
+            const std::optional<detail::EscapedStringLine>& escaped = std::nullopt) {
+    if (auto* scenario = std::get_if<detail::ScenarioParser>(&parser_); scenario && escaped) {
+      scenario->escaped_step(line_no, escaped->key, EscapedText{mapping_, escaped->literal});
+      return true;
+    }
     if (event.kind == sdk::LineEvent::Kind::oversized) {
       add_error(line_no, "line of " + std::to_string(event.size) + " bytes is longer than " +
                              std::to_string(detail::kMaxFileLineBytes) + " bytes");
@@ -109,8 +118,12 @@ std::string LoadError::to_string() const {
 
 LoadResult load_scenario_file(const std::filesystem::path& path) {
   Loader loader(path.string());
-  auto io_error = detail::for_each_file_line(
-      path, [&](std::size_t n, const sdk::LineEvent& e) { return loader.line(n, e); },
+  auto io_error = detail::for_each_matched_file_line(
+      path,
+      [&](std::size_t n, const sdk::LineEvent& e,
+          const std::optional<detail::EscapedStringLine>& escaped) {
+        return loader.line(n, e, escaped);
+      },
       loader.mapping());
   return loader.finish(std::move(io_error));
 }

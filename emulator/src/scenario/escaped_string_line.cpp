@@ -1,0 +1,330 @@
+#include "escaped_string_line.hpp"
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+// x86-64 scans with SSE2, and AVX2 where the CPU has it; other targets (or a build with
+// CLAUDE_HARNESS_PORTABLE_SCAN, to test that code on x86) with portable code.
+#if defined(__x86_64__) && !defined(CLAUDE_HARNESS_PORTABLE_SCAN)
+#define CLAUDE_HARNESS_X86_SCAN 1
+#include <immintrin.h>
+#endif
+
+namespace claude::emulator::detail {
+namespace {
+
+// The bytes of a 64-byte block that matter to a JSON string, one bit per byte.
+struct BlockBits {
+  std::uint64_t backslash = 0;
+  std::uint64_t quote = 0;
+  std::uint64_t control = 0;      // below 0x20
+  std::uint64_t escape_code = 0;  // one of " \ / b f n r t u
+  std::uint64_t u = 0;            // 'u'
+  std::uint64_t high = 0;         // bytes of 0x80 and above (not ASCII)
+};
+
+#if !defined(CLAUDE_HARNESS_X86_SCAN)
+bool is_escape_code(unsigned char c) {
+  switch (c) {
+    case '"':
+    case '\\':
+    case '/':
+    case 'b':
+    case 'f':
+    case 'n':
+    case 'r':
+    case 't':
+    case 'u':
+      return true;
+    default:
+      return false;
+  }
+}
+#endif
+
+#if defined(CLAUDE_HARNESS_X86_SCAN)
+std::uint64_t bits16(__m128i mask) {
+  return static_cast<std::uint32_t>(_mm_movemask_epi8(mask));
+}
+
+__m128i equal(__m128i v, char c) {
+  return _mm_cmpeq_epi8(v, _mm_set1_epi8(c));
+}
+
+// The '\', '"' and control bits of the 16 bytes at `p` into `bits`, shifted to `at`.
+void scan16(const char* p, unsigned at, BlockBits& bits) {
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  bits.backslash |= bits16(equal(v, '\\')) << at;
+  bits.quote |= bits16(equal(v, '"')) << at;
+  bits.control |= bits16(_mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v)) << at;
+  bits.high |= bits16(v) << at;
+}
+
+// The escape code and 'u' bits of the 16 bytes at `p`.
+void codes16(const char* p, unsigned at, BlockBits& bits) {
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  const __m128i u = equal(v, 'u');
+  const __m128i codes =
+      _mm_or_si128(_mm_or_si128(_mm_or_si128(equal(v, '"'), equal(v, '\\')),
+                                _mm_or_si128(equal(v, '/'), equal(v, 'b'))),
+                   _mm_or_si128(_mm_or_si128(equal(v, 'f'), equal(v, 'n')),
+                                _mm_or_si128(_mm_or_si128(equal(v, 'r'), equal(v, 't')), u)));
+  bits.escape_code |= bits16(codes) << at;
+  bits.u |= bits16(u) << at;
+}
+#endif
+
+// Whether any of the 64 bytes at `p` is '\', '"' or a control byte: most of a long string is
+// not, and such a block needs no bits. `high` collects the bytes' top bits (non-ASCII text).
+#if defined(CLAUDE_HARNESS_X86_SCAN)
+__attribute__((target("avx2"))) bool any_special_avx2(const char* p, __m256i& high) {
+  const __m256i backslash = _mm256_set1_epi8('\\');
+  const __m256i quote = _mm256_set1_epi8('"');
+  const __m256i last_control = _mm256_set1_epi8(0x1F);
+  const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32));
+  const __m256i special_a =
+      _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(a, backslash), _mm256_cmpeq_epi8(a, quote)),
+                      _mm256_cmpeq_epi8(_mm256_min_epu8(a, last_control), a));
+  const __m256i special_b =
+      _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(b, backslash), _mm256_cmpeq_epi8(b, quote)),
+                      _mm256_cmpeq_epi8(_mm256_min_epu8(b, last_control), b));
+  high = _mm256_or_si256(high, _mm256_or_si256(a, b));
+  return _mm256_movemask_epi8(_mm256_or_si256(special_a, special_b)) != 0;
+}
+
+// The body from `from` on, in 64-byte blocks up to the first with a special byte: the index of
+// that block (or of the last whole block's end); `*non_ascii` is set if a skipped byte is.
+__attribute__((target("avx2"))) std::size_t skip_plain_avx2(std::string_view body, std::size_t from,
+                                                            bool* non_ascii) {
+  __m256i high = _mm256_setzero_si256();
+  while (from + 64 <= body.size() && !any_special_avx2(body.data() + from, high)) from += 64;
+  if (_mm256_movemask_epi8(high) != 0) *non_ascii = true;
+  return from;
+}
+#endif
+
+bool any_special(const char* p, bool* non_ascii) {
+#if defined(CLAUDE_HARNESS_X86_SCAN)
+  __m128i any = _mm_setzero_si128();
+  __m128i high = _mm_setzero_si128();
+  for (unsigned at = 0; at < 64; at += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + at));
+    high = _mm_or_si128(high, v);
+    any = _mm_or_si128(any, _mm_or_si128(_mm_or_si128(equal(v, '\\'), equal(v, '"')),
+                                         _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v)));
+  }
+  if (_mm_movemask_epi8(high) != 0) *non_ascii = true;
+  return _mm_movemask_epi8(any) != 0;
+#else
+  for (unsigned i = 0; i < 64; ++i) {
+    if (static_cast<unsigned char>(p[i]) >= 0x80) *non_ascii = true;
+  }
+  return true;
+#endif
+}
+
+// The index of the first 64-byte block from `from` (a block start) that holds a special byte, or
+// the end of the last whole block; sets `*non_ascii` if a skipped byte is not ASCII.
+std::size_t skip_plain(std::string_view body, std::size_t from, bool* non_ascii) {
+#if defined(CLAUDE_HARNESS_X86_SCAN)
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  if (avx2) return skip_plain_avx2(body, from, non_ascii);
+#endif
+  while (from + 64 <= body.size() && !any_special(body.data() + from, non_ascii)) from += 64;
+  return from;
+}
+
+// The backslash, quote and control bits of the 64 bytes at `p`.
+BlockBits scan_block(const char* p) {
+  BlockBits bits;
+#if defined(CLAUDE_HARNESS_X86_SCAN)
+  for (unsigned at = 0; at < 64; at += 16) scan16(p + at, at, bits);
+#else
+  for (unsigned i = 0; i < 64; ++i) {
+    const auto c = static_cast<unsigned char>(p[i]);
+    bits.backslash |= std::uint64_t{c == '\\'} << i;
+    bits.quote |= std::uint64_t{c == '"'} << i;
+    bits.control |= std::uint64_t{c < 0x20} << i;
+    bits.high |= std::uint64_t{c >= 0x80} << i;
+  }
+#endif
+  return bits;
+}
+
+// Adds the escape code and 'u' bits of the 64 bytes at `p` (needed only where an escape is).
+void add_escape_codes(const char* p, BlockBits& bits) {
+#if defined(CLAUDE_HARNESS_X86_SCAN)
+  for (unsigned at = 0; at < 64; at += 16) codes16(p + at, at, bits);
+#else
+  for (unsigned i = 0; i < 64; ++i) {
+    const auto c = static_cast<unsigned char>(p[i]);
+    bits.escape_code |= std::uint64_t{is_escape_code(c)} << i;
+    bits.u |= std::uint64_t{c == 'u'} << i;
+  }
+#endif
+}
+
+// Which bytes are escaped (follow an escaping '\') across consecutive 64-byte blocks: in a run of
+// backslashes every other one escapes the next byte, counted from the run's start, which may lie
+// in an earlier block (simdjson's json_escape_scanner, by subtraction instead of a loop).
+class EscapeScanner {
+ public:
+  // The escaped bytes of the next block, given its backslashes.
+  std::uint64_t escaped(std::uint64_t backslash) {
+    if (backslash == 0) {
+      const std::uint64_t escaped = next_is_escaped_;
+      next_is_escaped_ = 0;
+      return escaped;
+    }
+    constexpr std::uint64_t kOddBits = 0xAAAAAAAAAAAAAAAAULL;
+    // Backslashes that may start an escape: not themselves escaped by the previous block.
+    const std::uint64_t potential_escape = backslash & ~next_is_escaped_;
+    // Subtracting the runs from the odd bits turns each run of backslashes into alternate bits
+    // counted from its start, and sets the bit of the byte after a run that escapes it.
+    const std::uint64_t escape_and_terminal_code =
+        (((potential_escape << 1) | kOddBits) - potential_escape) ^ kOddBits;
+    const std::uint64_t escaped = escape_and_terminal_code ^ (backslash | next_is_escaped_);
+    const std::uint64_t escape = escape_and_terminal_code & backslash;
+    next_is_escaped_ = escape >> 63;
+    return escaped;
+  }
+  // Whether the byte after the last block is escaped (a '\' ends the text unpaired).
+  [[nodiscard]] bool pending() const { return next_is_escaped_ != 0; }
+
+ private:
+  std::uint64_t next_is_escaped_ = 0;
+};
+
+// The code unit of the four hex digits at `at`, or nullopt.
+std::optional<std::uint32_t> hex_unit(std::string_view text, std::size_t at) {
+  if (at + 4 > text.size()) return std::nullopt;
+  std::uint32_t unit = 0;
+  for (std::size_t i = at; i < at + 4; ++i) {
+    const char c = text[i];
+    std::uint32_t digit = 0;
+    if (c >= '0' && c <= '9') {
+      digit = static_cast<std::uint32_t>(c - '0');
+    } else if (c >= 'a' && c <= 'f') {
+      digit = static_cast<std::uint32_t>(c - 'a' + 10);
+    } else if (c >= 'A' && c <= 'F') {
+      digit = static_cast<std::uint32_t>(c - 'A' + 10);
+    } else {
+      return std::nullopt;
+    }
+    unit = unit << 4 | digit;
+  }
+  return unit;
+}
+
+bool is_high_surrogate(std::uint32_t unit) {
+  return unit >= 0xD800 && unit <= 0xDBFF;
+}
+
+bool is_low_surrogate(std::uint32_t unit) {
+  return unit >= 0xDC00 && unit <= 0xDFFF;
+}
+
+// Checks the \u escape whose 'u' is at `u`: four hex digits, and a surrogate only as a pair,
+// high then low. `paired_low` is the 'u' of the low half a high one announced (else npos).
+bool check_unicode_escape(std::string_view body, std::size_t u, std::size_t& paired_low) {
+  const auto unit = hex_unit(body, u + 1);
+  if (!unit) return false;
+  if (is_low_surrogate(*unit)) {
+    if (u != paired_low) return false;  // a low surrogate without its high half
+    paired_low = std::string_view::npos;
+    return true;
+  }
+  if (!is_high_surrogate(*unit)) return true;
+  if (u + 11 > body.size() || body[u + 5] != '\\' || body[u + 6] != 'u') return false;
+  const auto low = hex_unit(body, u + 7);
+  if (!low || !is_low_surrogate(*low)) return false;
+  paired_low = u + 6;
+  return true;
+}
+
+bool is_json_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+std::size_t skip_space(std::string_view text, std::size_t at) {
+  while (at < text.size() && is_json_space(text[at])) ++at;
+  return at;
+}
+
+}  // namespace
+
+bool is_json_string_body(std::string_view body) {
+  EscapeScanner scanner;
+  std::size_t paired_low = std::string_view::npos;
+  bool non_ascii = false;
+  // The last block is copied into a padded one: the body is not followed by readable bytes.
+  char tail[64];
+  std::size_t block = 0;
+  while (block < body.size()) {
+    if (!scanner.pending()) {
+      block = skip_plain(body, block, &non_ascii);
+      if (block >= body.size()) break;
+    }
+    const char* p = body.data() + block;
+    const std::size_t size = std::min<std::size_t>(64, body.size() - block);
+    if (size < 64) {
+      std::memset(tail, 'a', sizeof tail);
+      std::memcpy(tail, p, size);
+      p = tail;
+    }
+    BlockBits bits = scan_block(p);
+    if (bits.high != 0) non_ascii = true;
+    const std::uint64_t escaped = scanner.escaped(bits.backslash);
+    if ((bits.quote & ~escaped) != 0 || bits.control != 0) return false;
+    if (escaped != 0) {
+      add_escape_codes(p, bits);
+      if ((escaped & ~bits.escape_code) != 0) return false;
+      for (std::uint64_t u = escaped & bits.u; u != 0; u &= u - 1) {
+        const std::size_t at = block + static_cast<std::size_t>(__builtin_ctzll(u));
+        if (!check_unicode_escape(body, at, paired_low)) return false;
+      }
+    }
+    block += 64;
+  }
+  // A '\' that escapes the closing quote: the string does not end there.
+  if (scanner.pending()) return false;
+  return !non_ascii || simdjson::validate_utf8(body.data(), body.size());
+}
+
+std::optional<EscapedStringLine> match_escaped_string_line(std::string_view line) {
+  std::size_t at = skip_space(line, 0);
+  if (at >= line.size() || line[at] != '{') return std::nullopt;
+  at = skip_space(line, at + 1);
+  std::string_view key;
+  for (const std::string_view candidate : {std::string_view("raw"), std::string_view("stderr")}) {
+    if (line.size() - at >= candidate.size() + 2 && line[at] == '"' &&
+        line.substr(at + 1, candidate.size()) == candidate &&
+        line[at + 1 + candidate.size()] == '"') {
+      key = candidate;  // not a view into the line: its page may be released
+      break;
+    }
+  }
+  if (key.empty()) return std::nullopt;
+  at = skip_space(line, at + key.size() + 2);
+  if (at >= line.size() || line[at] != ':') return std::nullopt;
+  at = skip_space(line, at + 1);
+  if (at >= line.size() || line[at] != '"') return std::nullopt;
+  const std::size_t open = at;
+  // The closing quote is the last one, before the closing brace and trailing whitespace.
+  std::size_t end = line.size();
+  while (end > open && is_json_space(line[end - 1])) --end;
+  if (end <= open || line[end - 1] != '}') return std::nullopt;
+  --end;
+  while (end > open && is_json_space(line[end - 1])) --end;
+  if (end <= open + 1 || line[end - 1] != '"') return std::nullopt;
+  const std::string_view literal = line.substr(open + 1, end - 1 - (open + 1));
+  if (!is_json_string_body(literal)) return std::nullopt;
+  return EscapedStringLine{key, literal};
+}
+
+}  // namespace claude::emulator::detail

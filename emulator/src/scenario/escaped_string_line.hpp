@@ -1,0 +1,37 @@
+// Recognises the commonest line of a large scenario, one `raw` or `stderr` string such as
+// {"raw":"{\"type\":…}\n"}, and validates its string without a JSON parser: no DOM, no copy.
+//
+// What it is for: a replay of tens of MiB is almost only such lines, and a full parse of each
+// (simdjson stage 1 and 2, then the decoded string thrown away, since the string stays escaped in
+// the mapped file until its step is written) was most of fake-claude's start-up.
+//
+// How it fails: it does not; it answers "no" for any line it is not sure about (another shape,
+// an escaped key, a bad string), and the caller then parses the line with parse_json_line, which
+// gives the step or the error exactly as before. It accepts only lines that parse_json_line
+// accepts as a JsonStringMember with the same key and literal.
+//
+// What it costs: one UTF-8 validation (simdjson::validate_utf8) and one vector scan for '"', '\'
+// and control bytes over the string; each escape is then checked byte by byte.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+namespace claude::emulator::detail {
+
+struct EscapedStringLine {
+  std::string_view key;      // "raw" or "stderr" (static text, not a view into the line)
+  std::string_view literal;  // the bytes between the string's quotes, escapes undecoded
+};
+
+// `line` (JSON whitespace allowed around every token) when it is an object with the single member
+// "raw" or "stderr", its key written without escapes, whose value is a valid JSON string; nullopt
+// otherwise.
+std::optional<EscapedStringLine> match_escaped_string_line(std::string_view line);
+
+// Whether `body` is the inside of a valid JSON string: valid UTF-8, no byte below 0x20, no
+// unescaped '"', every escape one of \" \\ \/ \b \f \n \r \t \uXXXX, a high surrogate escape
+// followed by a low surrogate escape, no lone low surrogate.
+bool is_json_string_body(std::string_view body);
+
+}  // namespace claude::emulator::detail

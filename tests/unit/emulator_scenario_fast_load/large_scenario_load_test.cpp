@@ -1,0 +1,159 @@
+// A mapped scenario above kParallelMatchBytes is framed and matched in two halves, the second on
+// its own thread. These tests hold it to load_scenario_text on the same text: the same steps,
+// line numbers and bytes, and the same errors in the same order (the first bad line first),
+// wherever the split falls.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "claude/emulator/scenario.hpp"
+
+namespace claude::emulator {
+namespace {
+
+namespace fs = std::filesystem;
+
+class LargeScenarioLoad : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("large_scenario_load_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // Loads `text` from a file and from memory; both results, file first.
+  std::pair<LoadResult, LoadResult> load_both(const std::string& text) const {
+    const fs::path path = dir_ / "large.ndjson";
+    std::ofstream(path, std::ios::binary) << text;
+    return {load_scenario_file(path), load_scenario_text(text, path.string())};
+  }
+
+  fs::path dir_;
+};
+
+// A replay-like raw line of about `bytes` bytes: an escaped stream-json message.
+std::string raw_line(std::size_t bytes, int n) {
+  std::string text =
+      R"({"raw":"{\"type\":\"assistant\",\"n\":)" + std::to_string(n) + R"(,\"text\":\")";
+  while (text.size() < bytes)
+    text += "xxxxxxxxxxxxxxx\\\\ \\\"q\\\" \\u00e9 \xC3\xA9 \\ud83d\\ude00 \\n";
+  return text + R"(\"}\n"})";
+}
+
+// Everything a step carries, bytes decoded.
+void expect_same(const LoadResult& file, const LoadResult& text) {
+  ASSERT_EQ(file.errors.size(), text.errors.size());
+  for (std::size_t i = 0; i < file.errors.size(); ++i) {
+    EXPECT_EQ(file.errors[i].to_string(), text.errors[i].to_string());
+  }
+  ASSERT_EQ(file.ok(), text.ok());
+  if (!file.ok()) return;
+  const Scenario& a = *file.scenario;
+  const Scenario& b = *text.scenario;
+  EXPECT_EQ(to_ndjson(a), to_ndjson(b));
+  ASSERT_EQ(a.steps.size(), b.steps.size());
+  for (std::size_t i = 0; i < a.steps.size(); ++i) {
+    SCOPED_TRACE("step " + std::to_string(i));
+    EXPECT_EQ(a.steps[i].verb, b.steps[i].verb);
+    EXPECT_EQ(a.steps[i].line, b.steps[i].line);
+    EXPECT_EQ(a.steps[i].value, b.steps[i].value);
+    EXPECT_EQ(a.steps[i].bytes(), b.steps[i].bytes());
+  }
+}
+
+// ~6 MiB of raw lines with every kind of line the framing treats apart on both sides of the
+// middle: CRLF, a BOM, comments, blank lines, stderr with spaces, a send, and a last raw line
+// without its newline (copied out of the mapping, so parsed, not matched).
+std::string mixed_scenario() {
+  std::string text = "{\"scenario\":1,\"name\":\"large\"}\n{\"expect\":{\"type\":\"user\"}}\n";
+  for (int i = 0; i < 96; ++i) {
+    text += raw_line(64 << 10, i);
+    switch (i % 6) {
+      case 0:
+        text += "\r\n";
+        break;
+      case 1:
+        text += "\n# a comment\n\n   \n";
+        break;
+      case 2:
+        text += "\n\xEF\xBB\xBF{ \"stderr\" : \"warn \\\"x\\\"\\r\\n\" }\n";
+        break;
+      case 3:
+        text += "\n{\"send\":{\"type\":\"x\",\"n\":" + std::to_string(i) + "}}\n";
+        break;
+      default:
+        text += "\n";
+    }
+  }
+  return text + raw_line(1000, 96);
+}
+
+TEST_F(LargeScenarioLoad, TwoHalvesGiveTheStepsOfOnePass) {
+  const std::string text = mixed_scenario();
+  ASSERT_GT(text.size(), std::size_t{5} << 20);
+  const auto [file, memory] = load_both(text);
+  ASSERT_TRUE(file.ok()) << file.errors[0].to_string();
+  expect_same(file, memory);
+  EXPECT_NE(file.scenario->steps[10].escaped, nullptr);
+  EXPECT_NE(file.scenario->steps[file.scenario->steps.size() - 2].escaped, nullptr);
+}
+
+TEST_F(LargeScenarioLoad, ErrorsInBothHalvesComeInFileOrder) {
+  std::string text = mixed_scenario();
+  // A bad escape early, a raw control byte and an unknown verb late, a lone surrogate last.
+  const auto early = text.find("xxxx", 200 << 10);
+  text[early] = '\\';
+  text[early + 1] = 'q';
+  const auto late = text.find("xxxx", text.size() - (500 << 10));
+  text[late] = '\x01';
+  text.insert(text.rfind("\n", text.size() - (300 << 10)) + 1, "{\"unknown\":1}\n");
+  text.insert(text.size() - 20, "\\udc00");
+  const auto [file, memory] = load_both(text);
+  ASSERT_FALSE(file.ok());
+  ASSERT_GE(file.errors.size(), 4u);
+  expect_same(file, memory);
+  for (std::size_t i = 1; i < file.errors.size(); ++i) {
+    EXPECT_LT(file.errors[i - 1].line, file.errors[i].line);
+  }
+}
+
+TEST_F(LargeScenarioLoad, OneErrorInTheSecondHalfIsTheOnlyError) {
+  std::string text = mixed_scenario();
+  const auto late = text.find("xxxx", text.size() * 3 / 4);
+  text[late] = '\xFF';
+  const auto [file, memory] = load_both(text);
+  ASSERT_EQ(file.errors.size(), 1u);
+  expect_same(file, memory);
+  EXPECT_NE(file.errors[0].reason.find("invalid JSON"), std::string::npos);
+}
+
+// A line longer than half the file spans the middle: the split falls after it, or not at all.
+TEST_F(LargeScenarioLoad, ALineAcrossTheMiddleStaysWhole) {
+  for (const std::size_t tail_lines : {0, 1, 40}) {
+    SCOPED_TRACE("lines after the long one: " + std::to_string(tail_lines));
+    std::string text = "{\"scenario\":1}\n" + raw_line(std::size_t{5} << 20, 0) + "\n";
+    for (std::size_t i = 0; i < tail_lines; ++i) text += raw_line(2000, 1) + "\n";
+    text += "{\"stderr\":\"bad \\x\"}";
+    const auto [file, memory] = load_both(text);
+    ASSERT_EQ(file.errors.size(), 1u);
+    expect_same(file, memory);
+    EXPECT_EQ(file.errors[0].line, tail_lines + 3);
+  }
+}
+
+TEST_F(LargeScenarioLoad, AFileJustAboveTheThresholdEndingInANewline) {
+  std::string text = "{\"scenario\":1}\n";
+  int n = 0;
+  while (text.size() <= (std::size_t{4} << 20) + 10) text += raw_line(30000, n++) + "\n";
+  const auto [file, memory] = load_both(text);
+  ASSERT_TRUE(file.ok());
+  expect_same(file, memory);
+}
+
+}  // namespace
+}  // namespace claude::emulator
