@@ -152,7 +152,9 @@ void Session::install_handlers() {
     PermissionDecision d = options_.can_use_tool(request, c);
     // Written as text, keys in the order nlohmann would sort them. An allow without new input
     // echoes the CLI's own text of `input`, byte for byte.
-    std::string out = R"({"behavior":)";
+    std::string out;
+    out.reserve(96 + typed->tool_use_id.size() + typed->input.text().size() + d.message.size());
+    out = R"({"behavior":)";
     if (d.allow) {
       out += R"("allow","toolUseID":)";
       detail::append_json_string(out, typed->tool_use_id);
