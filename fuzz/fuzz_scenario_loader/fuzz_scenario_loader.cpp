@@ -3,18 +3,53 @@
 //
 // Oracles: every error names the file and a line within the input (0 = the file as a whole) and
 // has a reason; a loaded scenario written back with `to_ndjson` loads again with the same verbs
-// in the same order.
+// in the same order; every line the fast `raw`/`stderr` matcher of a mapped file takes
+// (escaped_string_line.hpp) is one the JSON parser takes as the same member with the same literal.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <variant>
 
+#include "claude/emulator/json_text.hpp"
 #include "claude/emulator/scenario.hpp"
+#include "escaped_string_line.hpp"
 #include "fuzz_oracle.hpp"
+
+namespace {
+
+// The matcher may refuse what the parser takes (the load then parses the line), never the reverse.
+void check_fast_matcher_agrees(std::string_view line) {
+  using namespace claude::emulator;
+  const auto fast = detail::match_escaped_string_line(line);
+  if (!fast) return;
+  static constexpr std::string_view kKeys[] = {"raw", "stderr"};
+  std::string padded(line);
+  padded.append(kJsonPadding, ' ');
+  bool parsed_as_member = false;
+  try {
+    auto parsed = parse_json_line(std::string_view(padded.data(), line.size()), true, kKeys);
+    if (const auto* member = std::get_if<JsonStringMember>(&parsed)) {
+      CHECK(member->key == fast->key);
+      CHECK(member->literal.data() - padded.data() == fast->literal.data() - line.data());
+      CHECK(member->literal.size() == fast->literal.size());
+      parsed_as_member = true;
+    }
+  } catch (const Json::exception&) {
+  }
+  CHECK(parsed_as_member);
+}
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
+  for (std::size_t at = 0; at <= text.size();) {
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    check_fast_matcher_agrees(text.substr(at, end - at));
+    at = end + 1;
+  }
   const auto result = claude::emulator::load_scenario_text(text, "fuzz.ndjson");
   const auto lines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
   CHECK(result.ok() == result.errors.empty());
