@@ -147,7 +147,6 @@ struct ControlProtocol::Engine : std::enable_shared_from_this<ControlProtocol::E
         --idle;
         lent = false;  // taking over a lent role ends the lend
         reading = true;
-        have_role = true;
       }
       lock.unlock();
       std::optional<Work> work = lead();
@@ -365,7 +364,7 @@ struct ControlProtocol::Engine : std::enable_shared_from_this<ControlProtocol::E
       std::lock_guard lock(table_mutex);
       if (ended) return false;
       ended = true;
-      end_error = error;
+      end_error = std::move(error);
       failed.swap(pending);
       for (auto& [id, token] : inbound) tokens.push_back(token);
     }
@@ -374,7 +373,7 @@ struct ControlProtocol::Engine : std::enable_shared_from_this<ControlProtocol::E
     return true;
   }
 
-  void fail_fatal(std::exception_ptr error) {
+  void fail_fatal(const std::exception_ptr& error) {
     fatal = true;
     if (end_session(error) && listener.on_end) listener.on_end(error, StreamEnd{});
   }
