@@ -92,8 +92,7 @@ std::optional<EscapedStringLine> match_if_mapped(const MappedFile& file,
 struct NotedEvent {
   sdk::LineEvent event;
   std::optional<EscapedStringLine> escaped;
-  std::string copy;
-  bool copied = false;
+  std::optional<std::string> copy;
 };
 
 // Frames and matches the lines from byte `from` (a line start) to the end of the file: the second
@@ -104,11 +103,8 @@ std::vector<NotedEvent> frame_and_match(const MappedFile& file, std::size_t from
   sdk::LineBuffer buffer(file_options());
   const bool go_on = true;
   std::function<void(const sdk::LineEvent&)> note = [&](const sdk::LineEvent& event) {
-    NotedEvent noted{event, match_if_mapped(file, event), {}, false};
-    if (!file.contains(event.text)) {
-      noted.copy.assign(event.text);
-      noted.copied = true;
-    }
+    NotedEvent noted{event, match_if_mapped(file, event), std::nullopt};
+    if (!file.contains(event.text)) noted.copy.emplace(event.text);
     events.push_back(std::move(noted));
   };
   feed_mapped(file, from, file.bytes().size(), buffer, go_on, note);
@@ -153,9 +149,9 @@ void read_mapped(const MappedFile& file, bool match, sdk::LineBuffer& buffer, bo
   std::size_t released = split;
   for (NotedEvent& noted : events) {
     if (!go_on) break;
-    if (noted.copied) noted.event.text = noted.copy;
+    if (noted.copy) noted.event.text = *noted.copy;
     go_on = sink(++line_no, noted.event, noted.escaped);
-    if (!noted.copied && file.contains(noted.event.text)) {
+    if (!noted.copy) {
       const auto end = static_cast<std::size_t>(noted.event.text.data() - bytes.data()) +
                        noted.event.text.size();
       if (end - released >= kSliceBytes) {
@@ -185,21 +181,18 @@ std::optional<std::string> read_lines(const std::filesystem::path& path,
   sdk::LineBuffer buffer(file_options());
   std::size_t line_no = 0;
   bool go_on = true;
-  const std::optional<EscapedStringLine> no_match;
+  const MappedFile* matched_in = nullptr;  // lines of a mapping are matched when asked
   std::function<void(const sdk::LineEvent&)> deliver = [&](const sdk::LineEvent& event) {
-    if (go_on) go_on = sink(++line_no, event, no_match);
+    if (!go_on) return;
+    go_on = sink(++line_no, event,
+                 matched_in != nullptr ? match_if_mapped(*matched_in, event) : std::nullopt);
   };
   if (S_ISREG(status.st_mode) && status.st_size > 0) {
     auto mapped = MappedFile::map(file.get(), static_cast<std::size_t>(status.st_size));
     if (auto* view = std::get_if<std::shared_ptr<const MappedFile>>(&mapped)) {
       if (mapping != nullptr) *mapping = *view;
-      const MappedFile& mapped_file = **view;
-      std::function<void(const sdk::LineEvent&)> deliver_matched =
-          [&](const sdk::LineEvent& event) {
-            if (go_on) go_on = sink(++line_no, event, match_if_mapped(mapped_file, event));
-          };
-      read_mapped(mapped_file, match, buffer, go_on, line_no, match ? deliver_matched : deliver,
-                  sink);
+      if (match) matched_in = view->get();
+      read_mapped(**view, match, buffer, go_on, line_no, deliver, sink);
       return std::nullopt;
     }
     // A file that cannot be mapped (a file system without mmap) is read like a pipe.

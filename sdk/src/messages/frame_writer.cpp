@@ -69,15 +69,10 @@ std::string control_request_frame(std::string_view request_id, const nlohmann::j
 }
 
 std::string control_success_frame(std::string_view request_id, const nlohmann::json& response) {
-  std::string line = R"({"response":{"request_id":)";
-  append_json_string(line, request_id);
-  line += R"(,"response":)";
-  if (response.is_null())
-    line += "{}";
-  else
-    append_json(line, response);
-  line += R"(,"subtype":"success"},"type":"control_response"})";
-  return finish_line(std::move(line));
+  if (response.is_null()) return control_success_frame_serialized(request_id, "{}");
+  std::string payload;
+  append_json(payload, response);
+  return control_success_frame_serialized(request_id, payload);
 }
 
 std::string control_success_frame_serialized(std::string_view request_id,
