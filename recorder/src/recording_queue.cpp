@@ -358,22 +358,37 @@ bool RecordingQueue::load(RecordedChunk& chunk) {
   return true;
 }
 
+void RecordingQueue::give_back(RecordedChunk& chunk) {
+  queued_bytes_ -= chunk.charge;
+  chunk.charge = 0;
+  if (chunk.spilled && --spills_outstanding_ == 0) spill_end_ = 0;
+  chunk.spilled = false;
+  if (!chunk.storage || !chunk.recyclable) return;
+  const std::size_t s = index_of(chunk.stream);
+  if (chunk.handed_over && chunk.storage.get() == forwarding_[s]) {
+    // Its pump may still be writing these bytes: not freed, given back at take_buffer.
+    released_while_forwarding_[s] = std::move(chunk.storage);
+  } else if (free_buffers_[s].size() < kKeptBuffers) {
+    free_buffers_[s].push_back(std::move(chunk.storage));
+  }
+  chunk.storage.reset();
+}
+
+void RecordingQueue::release(RecordedChunk& chunk) {
+  bool wake = false;
+  {
+    std::lock_guard lock(mutex_);
+    give_back(chunk);
+    wake = producers_waiting_ > 0;
+  }
+  if (wake) room_.notify_all();
+}
+
 void RecordingQueue::release(std::vector<RecordedChunk>& batch) {
   bool wake = false;
   {
     std::lock_guard lock(mutex_);
-    for (auto& chunk : batch) {
-      queued_bytes_ -= chunk.charge;
-      if (chunk.spilled && --spills_outstanding_ == 0) spill_end_ = 0;
-      if (!chunk.storage || !chunk.recyclable) continue;
-      const std::size_t s = index_of(chunk.stream);
-      if (chunk.handed_over && chunk.storage.get() == forwarding_[s]) {
-        // Its pump may still be writing these bytes: not freed, given back at take_buffer.
-        released_while_forwarding_[s] = std::move(chunk.storage);
-      } else if (free_buffers_[s].size() < kKeptBuffers) {
-        free_buffers_[s].push_back(std::move(chunk.storage));
-      }
-    }
+    for (auto& chunk : batch) give_back(chunk);
     wake = producers_waiting_ > 0;
   }
   batch.clear();

@@ -4,7 +4,7 @@
 
 namespace claude::recorder {
 
-void StreamRecorder::encode(const LinePiece& piece, double t, std::string& out) {
+void StreamRecorder::encode(const LinePiece& piece, const EventTime& t, std::string& out) {
   std::string_view bytes = piece.bytes;
   const std::less_equal<const char*> le;
   const bool inside_clean_chunk =
@@ -16,12 +16,14 @@ void StreamRecorder::encode(const LinePiece& piece, double t, std::string& out) 
 
 void StreamRecorder::on_chunk(std::string_view chunk, double t, std::string& out) {
   clean_chunk_ = redactor_->may_match_any_line(chunk) ? std::string_view() : chunk;
-  splitter_.feed(chunk, [&](const LinePiece& piece) { encode(piece, t, out); });
+  const EventTime time(t);
+  splitter_.feed(chunk, [&](const LinePiece& piece) { encode(piece, time, out); });
   clean_chunk_ = {};
 }
 
 void StreamRecorder::on_eof(double t, std::string& out) {
-  splitter_.finish([&](const LinePiece& piece) { encode(piece, t, out); });
+  const EventTime time(t);
+  splitter_.finish([&](const LinePiece& piece) { encode(piece, time, out); });
   append_eof_event(out, t, stream_);
 }
 

@@ -399,6 +399,10 @@ void record(SessionState& state, bool background) {
       } else if (chunk.size > 0 && state.queue.load(chunk)) {  // 0: a place given back
         recorder.on_chunk(chunk.bytes(), chunk.t, run.events);
       }
+      // A large chunk's buffer and room serve the next one at once: the next spilled chunk loads
+      // into warm memory instead of faulting in fresh pages, and a pump stops spilling sooner.
+      // Small ones go back with their batch, under one lock.
+      if (chunk.size >= RecordingQueue::kHandOverBytes) state.queue.release(chunk);
       if (run.events.size() >= kWriteBytes) write_events();
     }
     write_events();

@@ -3,12 +3,25 @@
 #include <cstdint>
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace claude::recorder {
 
 bool is_valid_utf8(std::string_view bytes) noexcept {
   const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
   const auto* const end = p + bytes.size();
   while (p < end) {
+#if defined(__SSE2__)
+    // Lines are mostly ASCII: skip 32 bytes per step while no byte has its high bit set.
+    while (end - p >= 32) {
+      const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+      const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16));
+      if (_mm_movemask_epi8(_mm_or_si128(a, b)) != 0) break;
+      p += 32;
+    }
+#endif
     if (end - p >= 8) {
       std::uint64_t word;
       std::memcpy(&word, p, 8);

@@ -41,6 +41,15 @@ TEST(RecorderEventEncoder, EscapesEveryAsciiByteAtEveryOffsetOfAWord) {
   }
 }
 
+TEST(RecorderEventEncoder, KeepsATimeTooLongForFixedNotationAJsonNumber) {
+  std::string out;
+  append_line_event(out, EventTime(1e30), Stream::out, "x", false, false);
+  EXPECT_EQ(parse_single_event(out).at("t").get<double>(), 1e30);
+  out.clear();
+  append_line_event(out, EventTime(12.5), Stream::out, "x", false, false);
+  EXPECT_EQ(out, "{\"t\":12.500000,\"dir\":\"out\",\"line\":\"x\"}\n");
+}
+
 TEST(RecorderEventEncoder, StoresInvalidUtf8AsBase64OfTheExactBytes) {
   const std::string line = std::string("ok \xFF\xFE", 5) + std::string(1, '\0');
   std::string out;

@@ -171,6 +171,32 @@ TEST(RecordingQueue, BeyondTheSpillBoundTheProducerIsHeldBack) {
   queue.release(batch);
 }
 
+TEST(RecordingQueue, AChunkReleasedAloneGivesItsRoomAndBufferToTheNextSpilledOne) {
+  TempDir dir;
+  auto limits = no_linger(RecordingQueue::kBufferBytes);
+  limits.spill_directory = dir.path();
+  RecordingQueue queue(limits);
+  const std::size_t size = RecordingQueue::kHandOverBytes;
+  push_text(queue, Stream::out, 0, std::string(size, 'a'));  // memory
+  push_text(queue, Stream::out, 0, std::string(size, 'b'));  // spill
+  push_text(queue, Stream::out, 0, std::string(size, 'c'));  // spill
+  std::vector<RecordedChunk> batch;
+  ASSERT_TRUE(queue.pop_batch(batch));
+  ASSERT_EQ(batch.size(), 3u);
+  ASSERT_TRUE(batch[1].spilled && batch[2].spilled);
+  const std::size_t queued = queue.queued_bytes();
+  queue.release(batch[0]);
+  EXPECT_EQ(queue.queued_bytes(), queued - RecordingQueue::kBufferBytes);
+  EXPECT_EQ(loaded_bytes(queue, batch[1]), std::string(size, 'b'));
+  const char* const first_load = batch[1].storage.get();
+  queue.release(batch[1]);
+  // Loaded into the buffer the chunk before it gave back, not into fresh pages.
+  EXPECT_EQ(loaded_bytes(queue, batch[2]), std::string(size, 'c'));
+  EXPECT_EQ(batch[2].storage.get(), first_load);
+  queue.release(batch);  // what was released alone is not given back twice
+  EXPECT_EQ(queue.queued_bytes(), 0u);
+}
+
 TEST(RecordingQueue, CloseDrainsWhatIsQueuedThenStops) {
   RecordingQueue queue(no_linger(1 << 20));
   push_text(queue, Stream::err, 0, "last words\n");

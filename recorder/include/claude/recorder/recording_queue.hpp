@@ -129,7 +129,10 @@ class RecordingQueue {
   // Reads a spilled chunk's bytes back (no-op for others). False when the spill file cannot be
   // read: the chunk's bytes are lost to the recording.
   bool load(RecordedChunk& chunk);
-  // Gives the storage of a processed batch back and wakes producers waiting for room.
+  // Gives the storage and room of a processed chunk back and wakes producers waiting for room.
+  // The chunk keeps nothing, so releasing it again (with its batch) does nothing.
+  void release(RecordedChunk& chunk);
+  // The same for every chunk of a processed batch, under one lock; clears `batch`.
   void release(std::vector<RecordedChunk>& batch);
 
   // No more pushes are queued; the consumer drains what is queued, then stops.
@@ -141,6 +144,7 @@ class RecordingQueue {
 
  private:
   void enqueue(RecordedChunk chunk, bool may_wait);
+  void give_back(RecordedChunk& chunk);  // with mutex_ held
   bool try_spill(Stream stream, double t, const char* data, std::size_t size);
   // Whether a chunk charged `charge` goes to the spill file now; opens it on first use.
   bool should_spill(std::size_t charge, std::uint64_t size);

@@ -35,7 +35,7 @@ class StreamRecorder {
   [[nodiscard]] Stream stream() const noexcept { return stream_; }
 
  private:
-  void encode(const LinePiece& piece, double t, std::string& out);
+  void encode(const LinePiece& piece, const EventTime& t, std::string& out);
 
   // The chunk being fed, when one scan showed no line inside it needs redacting.
   std::string_view clean_chunk_;
