@@ -3,7 +3,7 @@
 //
 // What it is for: a replay of tens of MiB is almost only such lines, and a full parse of each
 // (simdjson stage 1 and 2, then the decoded string thrown away, since the string stays escaped in
-// the mapped file until its step is written) was most of fake-claude's start-up.
+// the file until its step is written) was most of fake-claude's start-up.
 //
 // How it fails: it does not; it answers "no" for any line it is not sure about (another shape,
 // an escaped key, a bad string), and the caller then parses the line with parse_json_line, which

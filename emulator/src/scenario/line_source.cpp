@@ -7,11 +7,11 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
-#include <future>
-#include <system_error>
-#include <variant>
 #include <vector>
+
+#include "claude/emulator/json_text.hpp"
 
 namespace claude::emulator::detail {
 namespace {
@@ -50,122 +50,78 @@ const char* unreadable_kind(mode_t mode) {
   return nullptr;
 }
 
-// Feeds bytes [from, to) of the mapped file (`from` starts a line) in slices of about kSliceBytes
-// that end just after a '\n' (a longer line makes its slice longer), so no complete line
-// straddles two feeds and each stays a view into the mapping; the lines of a slice are released
-// once read, which keeps the load's resident memory at a slice. Stops between slices when the
-// sink asks to.
-constexpr std::size_t kSliceBytes = std::size_t{1} << 20;
+// Where the slice of a block being fed lies; begin == nullptr between slices.
+struct Slice {
+  const char* begin = nullptr;
+  const char* end = nullptr;
+  std::uint64_t offset = 0;  // in the file, of `begin`
 
-void feed_mapped(const MappedFile& file, std::size_t from, std::size_t to, sdk::LineBuffer& buffer,
-                 const bool& go_on, std::function<void(const sdk::LineEvent&)>& deliver) {
-  const std::string_view bytes = file.bytes().substr(0, to);
-  std::size_t at = from;
-  while (go_on && at < bytes.size()) {
-    std::size_t end = std::min(bytes.size(), at + kSliceBytes);
-    if (end < bytes.size()) {
-      // memrchr: the slice's last '\n' may lie a long line back from its end.
-      const void* last_newline = ::memrchr(bytes.data() + at, '\n', end - at);
-      if (last_newline != nullptr) {
-        end = static_cast<std::size_t>(static_cast<const char*>(last_newline) - bytes.data()) + 1;
-      } else {
-        const auto next_newline = bytes.find('\n', end);
-        end = next_newline == std::string_view::npos ? bytes.size() : next_newline + 1;
-      }
+  // The offset in the file of `event`'s text when it is a complete line inside the slice.
+  [[nodiscard]] std::optional<std::uint64_t> offset_of(const sdk::LineEvent& event) const {
+    if (begin == nullptr || event.kind != sdk::LineEvent::Kind::line) return std::nullopt;
+    const auto at = reinterpret_cast<std::uintptr_t>(event.text.data());
+    const auto first = reinterpret_cast<std::uintptr_t>(begin);
+    if (at < first || at + event.text.size() > reinterpret_cast<std::uintptr_t>(end)) {
+      return std::nullopt;  // a line the LineBuffer put together from pieces: its own copy
     }
-    const std::string_view slice = bytes.substr(at, end - at);
-    buffer.feed(slice, deliver);
-    file.release(slice);
-    at = end;
+    return offset + (at - first);
   }
-}
-
-std::optional<EscapedStringLine> match_if_mapped(const MappedFile& file,
-                                                 const sdk::LineEvent& event) {
-  if (event.kind != sdk::LineEvent::Kind::line || !file.contains(event.text)) return std::nullopt;
-  return match_escaped_string_line(event.text);
-}
-
-// An event framed and matched ahead of the sink. `copy` holds the text of a line that is not a
-// view into the mapping (the last line, without '\n'), since the LineBuffer's view would not
-// outlive the call.
-struct NotedEvent {
-  sdk::LineEvent event;
-  std::optional<EscapedStringLine> escaped;
-  std::optional<std::string> copy;
 };
 
-// Frames and matches the lines from byte `from` (a line start) to the end of the file: the second
-// half of a large file, on its own thread. A fresh LineBuffer at a line start frames exactly as
-// one that read the bytes before it (its rules apply line by line).
-std::vector<NotedEvent> frame_and_match(const MappedFile& file, std::size_t from) {
-  std::vector<NotedEvent> events;
-  sdk::LineBuffer buffer(file_options());
-  const bool go_on = true;
-  std::function<void(const sdk::LineEvent&)> note = [&](const sdk::LineEvent& event) {
-    NotedEvent noted{event, match_if_mapped(file, event), std::nullopt};
-    if (!file.contains(event.text)) noted.copy.emplace(event.text);
-    events.push_back(std::move(noted));
-  };
-  feed_mapped(file, from, file.bytes().size(), buffer, go_on, note);
-  buffer.finish(note);
-  return events;
-}
+// Blocks of a regular file: small files get one small block (start-up touches no extra pages),
+// large ones 1 MiB, doubled while a line does not fit, up to kMaxBlockBytes (twice claude-tee's
+// largest recorded piece).
+constexpr std::size_t kSmallBlockBytes = std::size_t{1} << 16;
+constexpr std::size_t kBlockBytes = std::size_t{1} << 20;
+constexpr std::size_t kMaxBlockBytes = std::size_t{16} << 20;
 
-// Where a large mapped file is split: just after the first '\n' from its middle; 0 for no split.
-std::size_t split_point(const MappedFile& file) {
-  const std::string_view bytes = file.bytes();
-  if (bytes.size() <= kParallelMatchBytes) return 0;
-  const auto newline = bytes.find('\n', bytes.size() / 2);
-  return newline == std::string_view::npos || newline + 1 >= bytes.size() ? 0 : newline + 1;
-}
-
-// Feeds the mapped file to `deliver`. With `match`, a large file's second half is framed and
-// matched on a second thread while `deliver` reads the first, then its events go to `sink` in
-// order (`line_no` and `go_on` shared with `deliver`).
-void read_mapped(const MappedFile& file, bool match, sdk::LineBuffer& buffer, bool& go_on,
-                 std::size_t& line_no, std::function<void(const sdk::LineEvent&)>& deliver,
-                 const MatchedLineSink& sink) {
-  const std::size_t split = match ? split_point(file) : 0;
-  std::future<std::vector<NotedEvent>> second_half;
-  if (split != 0) {
-    try {
-      second_half = std::async(std::launch::async, frame_and_match, std::cref(file), split);
-    } catch (const std::system_error&) {
-      // No thread to be had: the whole file is read on this one.
+// Reads the regular file `fd` from its start and feeds `buffer` slices of each block that end just
+// after a '\n', so that every complete line is a view into the block, followed by at least
+// kJsonPadding bytes of it, while `slice` says where it lies. A line longer than the largest
+// block is fed in pieces (the LineBuffer copies it). Returns an error text when a read fails.
+std::optional<std::string> read_regular(int fd, std::size_t file_size, sdk::LineBuffer& buffer,
+                                        const bool& go_on, Slice& slice,
+                                        std::function<void(const sdk::LineEvent&)>& deliver) {
+  std::size_t capacity = std::clamp(file_size + 1, kSmallBlockBytes, kBlockBytes);
+  std::vector<char> block(capacity + kJsonPadding);
+  std::uint64_t block_offset = 0;  // in the file, of block[0]
+  std::size_t filled = 0;
+  bool at_end = false;
+  while (go_on) {
+    while (!at_end && filled < capacity) {
+      const ssize_t got = ::read(fd, block.data() + filled, capacity - filled);
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) return error_text("read error");
+      if (got == 0) at_end = true;
+      filled += static_cast<std::size_t>(got);
     }
-  }
-  if (!second_half.valid()) {
-    feed_mapped(file, 0, file.bytes().size(), buffer, go_on, deliver);
-    if (go_on) buffer.finish(deliver);
-    return;
-  }
-  // The first half ends with a '\n', so the buffer holds nothing when it is done.
-  feed_mapped(file, 0, split, buffer, go_on, deliver);
-  std::vector<NotedEvent> events = second_half.get();
-  // The second thread released its slices, but the sink reads the lines it does not take as
-  // matched (a recording's, a large `send`): those pages are released again, a slice at a time.
-  const std::string_view bytes = file.bytes();
-  std::size_t released = split;
-  for (NotedEvent& noted : events) {
-    if (!go_on) break;
-    if (noted.copy) noted.event.text = *noted.copy;
-    go_on = sink(++line_no, noted.event, noted.escaped);
-    if (!noted.copy) {
-      const auto end = static_cast<std::size_t>(noted.event.text.data() - bytes.data()) +
-                       noted.event.text.size();
-      if (end - released >= kSliceBytes) {
-        file.release(bytes.substr(released, end - released));
-        released = end;
+    std::size_t end = filled;
+    if (!at_end) {
+      const void* last_newline = ::memrchr(block.data(), '\n', filled);
+      if (last_newline == nullptr && capacity < kMaxBlockBytes) {
+        capacity *= 2;
+        block.resize(capacity + kJsonPadding);
+        continue;
+      }
+      if (last_newline != nullptr) {
+        end = static_cast<std::size_t>(static_cast<const char*>(last_newline) - block.data()) + 1;
       }
     }
+    slice = Slice{block.data(), block.data() + end, block_offset};
+    buffer.feed(std::string_view(block.data(), end), deliver);
+    slice = Slice{};
+    std::memmove(block.data(), block.data() + end, filled - end);
+    block_offset += end;
+    filled -= end;
+    if (at_end && filled == 0) break;
   }
-  file.release(bytes.substr(released));
+  if (go_on) buffer.finish(deliver);
+  return std::nullopt;
 }
 
 std::optional<std::string> read_lines(const std::filesystem::path& path,
                                       const MatchedLineSink& sink,
-                                      std::shared_ptr<const MappedFile>* mapping, bool match) {
+                                      std::shared_ptr<const PositionedFile>* kept) {
   // O_NONBLOCK: opening a FIFO without a writer would block forever otherwise.
   const FileDescriptor file(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
   if (file.get() < 0) return error_text("cannot open");
@@ -181,28 +137,28 @@ std::optional<std::string> read_lines(const std::filesystem::path& path,
   sdk::LineBuffer buffer(file_options());
   std::size_t line_no = 0;
   bool go_on = true;
-  const MappedFile* matched_in = nullptr;  // lines of a mapping are matched when asked
+  Slice slice;
+  // Lines are matched, and their place told, only when a step may read them back from the file.
+  bool positioned = false;
   std::function<void(const sdk::LineEvent&)> deliver = [&](const sdk::LineEvent& event) {
     if (!go_on) return;
-    go_on = sink(++line_no, event,
-                 matched_in != nullptr ? match_if_mapped(*matched_in, event) : std::nullopt);
-  };
-  if (S_ISREG(status.st_mode) && status.st_size > 0) {
-    auto mapped = MappedFile::map(file.get(), static_cast<std::size_t>(status.st_size));
-    if (auto* view = std::get_if<std::shared_ptr<const MappedFile>>(&mapped)) {
-      if (mapping != nullptr) *mapping = *view;
-      if (match) matched_in = view->get();
-      read_mapped(**view, match, buffer, go_on, line_no, deliver, sink);
-      return std::nullopt;
+    const auto offset = positioned ? slice.offset_of(event) : std::nullopt;
+    if (!offset) {
+      go_on = sink(++line_no, event, nullptr);
+      return;
     }
-    // A file that cannot be mapped (a file system without mmap) is read like a pipe.
+    const FileLine line{*offset, match_escaped_string_line(event.text)};
+    go_on = sink(++line_no, event, &line);
+  };
+  if (!pipe) {
+    if (kept != nullptr) {
+      *kept = PositionedFile::keep(file.get());
+      positioned = *kept != nullptr;  // without a spare descriptor, steps keep decoded copies
+    }
+    return read_regular(file.get(), static_cast<std::size_t>(status.st_size), buffer, go_on, slice,
+                        deliver);
   }
-  // Large files are read 1 MiB at a time so most lines pass without being copied into the line
-  // buffer; small ones (most scenarios) get a small chunk, so start-up touches no extra pages.
-  constexpr std::size_t kSmallChunk = std::size_t{1} << 16;
-  constexpr std::size_t kLargeChunk = std::size_t{1} << 20;
-  const std::size_t file_size = pipe ? 0 : static_cast<std::size_t>(status.st_size);
-  std::vector<char> chunk(std::clamp(file_size + 1, kSmallChunk, kLargeChunk));
+  std::vector<char> chunk(kSmallBlockBytes);
   std::size_t total = 0;
   while (go_on) {
     const ssize_t got = ::read(file.get(), chunk.data(), chunk.size());
@@ -213,14 +169,14 @@ std::optional<std::string> read_lines(const std::filesystem::path& path,
     }
     if (got == 0) {
       // A FIFO nobody has opened for writing reads as empty at once, instead of blocking.
-      if (pipe && total == 0) {
+      if (total == 0) {
         return std::string("a FIFO or pipe with no writer and nothing in it (start the writer ") +
                "first, or use a regular file)";
       }
       break;
     }
     if (errno == EINTR) continue;
-    if (pipe && errno == EAGAIN) {
+    if (errno == EAGAIN) {
       // A writer is attached: wait for its next bytes, but not forever.
       pollfd ready{file.get(), POLLIN, 0};
       const int n = ::poll(&ready, 1, kPipeIdleTimeoutMs);
@@ -240,19 +196,19 @@ std::optional<std::string> read_lines(const std::filesystem::path& path,
 }  // namespace
 
 std::optional<std::string> for_each_file_line(const std::filesystem::path& path,
-                                              const LineSink& sink,
-                                              std::shared_ptr<const MappedFile>* mapping) {
+                                              const LineSink& sink) {
   return read_lines(
       path,
-      [&](std::size_t line_no, const sdk::LineEvent& event,
-          const std::optional<EscapedStringLine>&) { return sink(line_no, event); },
-      mapping, false);
+      [&](std::size_t line_no, const sdk::LineEvent& event, const FileLine*) {
+        return sink(line_no, event);
+      },
+      nullptr);
 }
 
 std::optional<std::string> for_each_matched_file_line(const std::filesystem::path& path,
                                                       const MatchedLineSink& sink,
-                                                      std::shared_ptr<const MappedFile>* mapping) {
-  return read_lines(path, sink, mapping, true);
+                                                      std::shared_ptr<const PositionedFile>* file) {
+  return read_lines(path, sink, file);
 }
 
 void for_each_text_line(std::string_view text, const LineSink& sink) {

@@ -18,14 +18,16 @@ class Loader {
  public:
   explicit Loader(std::string file) : file_(std::move(file)) {}
 
-  // `escaped`: the line read as one raw/stderr string by match_escaped_string_line, when it is
-  // in the mapping and matched. Such a line is a step once the header is read, taken without
-  // touching its bytes again; any other line goes through the parser, which gives the step or
-  // the error.
+  // `in_file`: where a complete line of a regular file lies, and whether it is one raw/stderr
+  // string (match_escaped_string_line). Such a line is a step once the header is read, taken
+  // without touching its bytes again; any other line goes through the parser, which gives the
+  // step or the error.
   bool line(std::size_t line_no, const sdk::LineEvent& event,
-            const std::optional<detail::EscapedStringLine>& escaped = std::nullopt) {
-    if (auto* scenario = std::get_if<detail::ScenarioParser>(&parser_); scenario && escaped) {
-      scenario->escaped_step(line_no, escaped->key, EscapedText{mapping_, escaped->literal});
+            const detail::FileLine* in_file = nullptr) {
+    if (auto* scenario = std::get_if<detail::ScenarioParser>(&parser_);
+        scenario && in_file && in_file->escaped) {
+      scenario->escaped_step(line_no, in_file->escaped->key,
+                             left_in_file(*in_file, event.text, in_file->escaped->literal));
       return true;
     }
     if (event.kind == sdk::LineEvent::Kind::oversized) {
@@ -38,22 +40,22 @@ class Loader {
       recording->event(line_no, event.text);
       return true;
     }
-    // A line inside a mapped file is followed by readable padding: parsed in place, and a
-    // `raw` or `stderr` string stays escaped in the mapping (Step::escaped).
-    const bool in_mapping = mapping_ && mapping_->contains(event.text);
+    // A line of a regular file is followed by readable padding: parsed in place, and a `raw` or
+    // `stderr` string stays in the file (Step::escaped).
     auto* scenario = std::get_if<detail::ScenarioParser>(&parser_);
     Json value;
     try {
-      if (in_mapping && scenario != nullptr) {
+      if (in_file != nullptr && scenario != nullptr) {
         static constexpr std::string_view kEscapedVerbs[] = {"raw", "stderr"};
         auto parsed = parse_json_line(event.text, true, kEscapedVerbs);
         if (auto* member = std::get_if<JsonStringMember>(&parsed)) {
-          scenario->escaped_step(line_no, member->key, EscapedText{mapping_, member->literal});
+          scenario->escaped_step(line_no, member->key,
+                                 left_in_file(*in_file, event.text, member->literal));
           return true;
         }
         value = std::move(std::get<Json>(parsed));
       } else {
-        value = in_mapping ? parse_json_in_place(event.text) : parse_json(event.text);
+        value = in_file != nullptr ? parse_json_in_place(event.text) : parse_json(event.text);
       }
     } catch (const Json::exception& e) {
       if (std::holds_alternative<std::monostate>(parser_))
@@ -73,8 +75,8 @@ class Loader {
     return true;
   }
 
-  // The mapped file the next lines are views into (set before the first line).
-  std::shared_ptr<const MappedFile>* mapping() { return &mapping_; }
+  // The file the next lines are read from (set before the first line).
+  std::shared_ptr<const PositionedFile>* file() { return &source_; }
 
   LoadResult finish(std::optional<std::string> io_error) {
     if (io_error) {
@@ -104,8 +106,16 @@ class Loader {
     }
   }
 
+  // `literal`, a view into `text`, the line read from where `in_file` tells.
+  EscapedText left_in_file(const detail::FileLine& in_file, std::string_view text,
+                           std::string_view literal) const {
+    return EscapedText{source_,
+                       in_file.offset + static_cast<std::uint64_t>(literal.data() - text.data()),
+                       literal.size()};
+  }
+
   std::string file_;
-  std::shared_ptr<const MappedFile> mapping_;
+  std::shared_ptr<const PositionedFile> source_;
   std::variant<std::monostate, detail::ScenarioParser, detail::RecordingParser> parser_;
   std::vector<LoadError> early_errors_;
 };
@@ -120,11 +130,10 @@ LoadResult load_scenario_file(const std::filesystem::path& path) {
   Loader loader(path.string());
   auto io_error = detail::for_each_matched_file_line(
       path,
-      [&](std::size_t n, const sdk::LineEvent& e,
-          const std::optional<detail::EscapedStringLine>& escaped) {
-        return loader.line(n, e, escaped);
+      [&](std::size_t n, const sdk::LineEvent& e, const detail::FileLine* in_file) {
+        return loader.line(n, e, in_file);
       },
-      loader.mapping());
+      loader.file());
   return loader.finish(std::move(io_error));
 }
 

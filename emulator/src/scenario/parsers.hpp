@@ -19,7 +19,7 @@ class ScenarioParser {
   void header(std::size_t line, const Json& header);
   // Takes the step by value: its strings and values move into the Step (raw steps are large).
   void step(std::size_t line, Json step);
-  // A line {"raw":"…"} or {"stderr":"…"} whose string stays escaped in the mapped file: the same
+  // A line {"raw":"…"} or {"stderr":"…"} whose string stays escaped in the file: the same
   // checks and step as step() gives for it, without decoding the string.
   void escaped_step(std::size_t line, std::string_view key, EscapedText text);
   void error(std::size_t line, std::string reason);

@@ -1,15 +1,16 @@
 #include "claude/emulator/json_text.hpp"
 #include "claude/emulator/scenario.hpp"
-#include "mapped_file.hpp"
+#include "positioned_file.hpp"
 
 namespace claude::emulator {
 
 std::string Step::bytes() const {
   if (!escaped) return text;
-  if (!escaped->file->still_whole()) {
+  std::string quoted;
+  if (!escaped->file->read_quoted(escaped->offset, escaped->size, quoted)) {
     throw StepBytesError("the scenario file was truncated on disk after it was loaded");
   }
-  auto decoded = decode_json_string_literal(escaped->literal);
+  auto decoded = decode_json_string_literal(std::string_view(quoted).substr(1, escaped->size));
   if (!decoded) {
     throw StepBytesError("the scenario file was rewritten on disk after it was loaded (line " +
                          std::to_string(line) + " no longer holds a valid JSON string)");
@@ -19,9 +20,7 @@ std::string Step::bytes() const {
 
 std::string Step::take_bytes() {
   if (!escaped) return std::move(text);
-  std::string decoded = bytes();
-  escaped->file->release(escaped->literal);
-  return decoded;
+  return bytes();
 }
 
 }  // namespace claude::emulator

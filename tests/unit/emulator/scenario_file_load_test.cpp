@@ -1,7 +1,7 @@
-// Regular files are mapped and their `raw`/`stderr` strings stay escaped until written; these
-// tests hold that path to the reference: the same text loaded from memory (load_scenario_text)
-// or read through a FIFO (read(2) in chunks) gives the same scenario, the same bytes and the same
-// errors.
+// Regular files are read in blocks and their `raw`/`stderr` strings stay in the file, escaped,
+// until written; these tests hold that path to the reference: the same text loaded from memory
+// (load_scenario_text) or read through a FIFO (read(2) in chunks) gives the same scenario, the same
+// bytes and the same errors.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -108,7 +108,7 @@ const std::string kOddScenario =
     "\r\n"
     R"({"exit":3})";
 
-TEST_F(ScenarioFileLoad, MappedFileLoadsLikeTextAndFifo) {
+TEST_F(ScenarioFileLoad, RegularFileLoadsLikeTextAndFifo) {
   const auto from_file = load_scenario_file(write_file("odd.ndjson", kOddScenario));
   const auto from_text = load_scenario_text(kOddScenario, "odd.ndjson");
   const auto from_fifo = load_through_fifo(kOddScenario);
@@ -128,7 +128,7 @@ TEST_F(ScenarioFileLoad, MappedFileLoadsLikeTextAndFifo) {
   EXPECT_EQ(steps[7].bytes(), "{\"type\":\"last\"}\n");
 }
 
-TEST_F(ScenarioFileLoad, RawAndStderrStringsStayEscapedInTheMappedFile) {
+TEST_F(ScenarioFileLoad, RawAndStderrStringsStayEscapedInTheFile) {
   const auto loaded = load_scenario_file(write_file("odd.ndjson", kOddScenario));
   ASSERT_TRUE(loaded.ok());
   const auto& steps = loaded.scenario->steps;
@@ -148,7 +148,7 @@ TEST_F(ScenarioFileLoad, TakeBytesGivesTheBytesAndLeavesThemReadable) {
 }
 
 // A scenario whose size is a whole number of pages ends a line (with or without its newline) on
-// the last mapped byte: the parser's padding must still be there.
+// the last byte of its block: the parser's padding must still be there.
 TEST_F(ScenarioFileLoad, FileOfWholePagesEndingInARawStep) {
   const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
   for (const bool newline : {true, false}) {
@@ -280,7 +280,7 @@ TEST_F(ScenarioFileLoad, EmptyFileIsStillAnEmptyFile) {
   EXPECT_EQ(loaded.errors[0].reason, "empty file: no header line");
 }
 
-TEST_F(ScenarioFileLoad, ReadCliVersionOfAMappedFile) {
+TEST_F(ScenarioFileLoad, ReadCliVersionOfARegularFile) {
   const auto path = write_file("v.ndjson", R"({"scenario":1,"cli_version":"9.9.9"})"
                                            "\n"
                                            R"({"raw":"x"})");

@@ -1,7 +1,7 @@
-// A mapped scenario above kParallelMatchBytes is framed and matched in two halves, the second on
-// its own thread. These tests hold it to load_scenario_text on the same text: the same steps,
-// line numbers and bytes, and the same errors in the same order (the first bad line first),
-// wherever the split falls.
+// A scenario file is read in blocks of 1 MiB (grown for a longer line, up to 16 MiB) and framed in
+// place. These tests hold it to load_scenario_text on the same text: the same steps, line numbers
+// and bytes, and the same errors in the same order (the first bad line first), wherever the block
+// boundaries fall.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -66,9 +66,9 @@ void expect_same(const LoadResult& file, const LoadResult& text) {
   }
 }
 
-// ~6 MiB of raw lines with every kind of line the framing treats apart on both sides of the
-// middle: CRLF, a BOM, comments, blank lines, stderr with spaces, a send, and a last raw line
-// without its newline (copied out of the mapping, so parsed, not matched).
+// ~6 MiB of raw lines with every kind of line the framing treats apart, across several block
+// boundaries: CRLF, a BOM, comments, blank lines, stderr with spaces, a send, and a last raw line
+// without its newline (copied by the LineBuffer, so parsed, not matched).
 std::string mixed_scenario() {
   std::string text = "{\"scenario\":1,\"name\":\"large\"}\n{\"expect\":{\"type\":\"user\"}}\n";
   for (int i = 0; i < 96; ++i) {
@@ -93,7 +93,7 @@ std::string mixed_scenario() {
   return text + raw_line(1000, 96);
 }
 
-TEST_F(LargeScenarioLoad, TwoHalvesGiveTheStepsOfOnePass) {
+TEST_F(LargeScenarioLoad, BlocksGiveTheStepsOfOnePass) {
   const std::string text = mixed_scenario();
   ASSERT_GT(text.size(), std::size_t{5} << 20);
   const auto [file, memory] = load_both(text);
@@ -103,7 +103,7 @@ TEST_F(LargeScenarioLoad, TwoHalvesGiveTheStepsOfOnePass) {
   EXPECT_NE(file.scenario->steps[file.scenario->steps.size() - 2].escaped, nullptr);
 }
 
-TEST_F(LargeScenarioLoad, ErrorsInBothHalvesComeInFileOrder) {
+TEST_F(LargeScenarioLoad, ErrorsInManyBlocksComeInFileOrder) {
   std::string text = mixed_scenario();
   // A bad escape early, a raw control byte and an unknown verb late, a lone surrogate last.
   const auto early = text.find("xxxx", 200 << 10);
@@ -122,7 +122,7 @@ TEST_F(LargeScenarioLoad, ErrorsInBothHalvesComeInFileOrder) {
   }
 }
 
-TEST_F(LargeScenarioLoad, OneErrorInTheSecondHalfIsTheOnlyError) {
+TEST_F(LargeScenarioLoad, OneLateErrorIsTheOnlyError) {
   std::string text = mixed_scenario();
   const auto late = text.find("xxxx", text.size() * 3 / 4);
   text[late] = '\xFF';
@@ -132,27 +132,53 @@ TEST_F(LargeScenarioLoad, OneErrorInTheSecondHalfIsTheOnlyError) {
   EXPECT_NE(file.errors[0].reason.find("invalid JSON"), std::string::npos);
 }
 
-// A line longer than half the file spans the middle: the split falls after it, or not at all.
-TEST_F(LargeScenarioLoad, ALineAcrossTheMiddleStaysWhole) {
+// A line longer than a block grows the block: the line is still read in place, and its string is
+// left in the file.
+TEST_F(LargeScenarioLoad, ALineLongerThanABlockStaysWhole) {
   for (const std::size_t tail_lines : {0, 1, 40}) {
     SCOPED_TRACE("lines after the long one: " + std::to_string(tail_lines));
     std::string text = "{\"scenario\":1}\n" + raw_line(std::size_t{5} << 20, 0) + "\n";
     for (std::size_t i = 0; i < tail_lines; ++i) text += raw_line(2000, 1) + "\n";
-    text += "{\"stderr\":\"bad \\x\"}";
-    const auto [file, memory] = load_both(text);
-    ASSERT_EQ(file.errors.size(), 1u);
+    const auto [file, memory] = load_both(text + "{\"exit\":0}");
+    ASSERT_TRUE(file.ok()) << file.errors[0].to_string();
     expect_same(file, memory);
-    EXPECT_EQ(file.errors[0].line, tail_lines + 3);
+    EXPECT_NE(file.scenario->steps[0].escaped, nullptr);
+    const auto [bad_file, bad_memory] = load_both(text + "{\"stderr\":\"bad \\x\"}");
+    ASSERT_EQ(bad_file.errors.size(), 1u);
+    expect_same(bad_file, bad_memory);
+    EXPECT_EQ(bad_file.errors[0].line, tail_lines + 3);
   }
 }
 
-TEST_F(LargeScenarioLoad, AFileJustAboveTheThresholdEndingInANewline) {
-  std::string text = "{\"scenario\":1}\n";
-  int n = 0;
-  while (text.size() <= (std::size_t{4} << 20) + 10) text += raw_line(30000, n++) + "\n";
+// Above the largest block the LineBuffer puts the line together: parsed from its copy, the same.
+TEST_F(LargeScenarioLoad, ALineLongerThanTheLargestBlockIsParsedFromACopy) {
+  const std::string text = "{\"scenario\":1}\n" + raw_line(std::size_t{17} << 20, 0) + "\n" +
+                           raw_line(2000, 1) + "\n{\"exit\":0}\n";
   const auto [file, memory] = load_both(text);
-  ASSERT_TRUE(file.ok());
+  ASSERT_TRUE(file.ok()) << file.errors[0].to_string();
   expect_same(file, memory);
+  EXPECT_EQ(file.scenario->steps[0].escaped, nullptr);
+  EXPECT_NE(file.scenario->steps[1].escaped, nullptr);
+}
+
+// The file ends exactly at a block boundary, with and without a last newline there.
+TEST_F(LargeScenarioLoad, AFileOfWholeBlocks) {
+  for (const bool final_newline : {true, false}) {
+    SCOPED_TRACE(final_newline ? "ends in a newline" : "ends in a partial line");
+    const std::size_t size = std::size_t{2} << 20;
+    std::string text = "{\"scenario\":1}\n";
+    int n = 0;
+    while (text.size() + 70000 < size) text += raw_line(30000, n++) + "\n";
+    // The last line fills the file up to `size` exactly.
+    std::string last = R"({"raw":")";
+    const std::size_t end = final_newline ? 3 : 2;  // "}\n or "}
+    last += std::string(size - text.size() - last.size() - end, 'y');
+    text += last + (final_newline ? "\"}\n" : "\"}");
+    ASSERT_EQ(text.size(), size);
+    const auto [file, memory] = load_both(text);
+    ASSERT_TRUE(file.ok()) << file.errors[0].to_string();
+    expect_same(file, memory);
+  }
 }
 
 }  // namespace

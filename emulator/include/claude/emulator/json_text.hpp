@@ -13,7 +13,7 @@
 // kMaxJsonDepth, with a message saying so); `parse_json_or_discarded` returns a discarded value.
 //
 // What it costs: valid text is read at simdjson speed, plus one copy of each string into `Json`.
-// Text followed by kJsonPadding readable bytes (a mapped file) may be parsed in place;
+// Text followed by kJsonPadding readable bytes (a block read from a file) may be parsed in place;
 // other text is first copied into the parser's padded buffer. `parse_json_line` can leave a
 // large string undecoded (see below). Invalid text is read twice (simdjson, then nlohmann with
 // its depth pre-scan). Each thread keeps one parser sized for lines up to 1 MiB; longer lines

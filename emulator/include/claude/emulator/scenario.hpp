@@ -10,11 +10,11 @@
 // invalid RE2, unknown variable, wrong version, bad recording event, ...). I/O errors are reported
 // the same way with line 0.
 //
-// What it costs: regular files are mapped and framed in place by the shared `LineBuffer` (pipes
-// are read in chunks), and parsed one line at a time; no DOM of the whole file is built. The
-// string of a `raw` or `stderr` step of a mapped file is validated but left in the mapping, and
-// decoded when the step's bytes are asked for (Step::bytes), so loading a 64 MiB scenario of
-// such steps allocates almost nothing. Recording lines the fake sends verbatim are kept as raw
+// What it costs: files are read in blocks and framed in place by the shared `LineBuffer`, and
+// parsed one line at a time; no DOM of the whole file is built. The string of a `raw` or `stderr`
+// step of a regular file is validated but left in the file, and read back and decoded when the
+// step's bytes are asked for (Step::bytes), so loading a 64 MiB scenario of such steps allocates
+// almost nothing. Recording lines the fake sends verbatim are kept as raw
 // strings (about the file size in memory); only SDK-bound lines are parsed into small patterns.
 #pragma once
 
@@ -55,12 +55,13 @@ std::string_view verb_name(Verb verb);
 
 enum class Dialect : std::uint8_t { stream_json, jsonrpc };
 
-class MappedFile;  // a loaded file kept in memory (src/scenario/mapped_file.hpp)
+class PositionedFile;  // the file a scenario was loaded from (src/scenario/positioned_file.hpp)
 
-// A JSON string literal left undecoded in the file it was loaded from.
+// A JSON string literal left undecoded in the file it was loaded from, read back when replayed.
 struct EscapedText {
-  std::shared_ptr<const MappedFile> file;  // keeps `literal` readable
-  std::string_view literal;                // the bytes between the quotes, validated at load
+  std::shared_ptr<const PositionedFile> file;
+  std::uint64_t offset = 0;  // of the bytes between the quotes, validated at load
+  std::size_t size = 0;
 };
 
 struct Step {
@@ -68,7 +69,7 @@ struct Step {
   std::size_t line = 0;  // 1-based line in the source file
   Json value;            // message, pattern, request body or payload (see Verb)
   std::string text;      // names, error text; bytes unless `escaped` (see Verb)
-  std::shared_ptr<const EscapedText> escaped;  // raw, stderr of a mapped file: bytes still escaped
+  std::shared_ptr<const EscapedText> escaped;  // raw, stderr of a regular file: still in the file
   std::optional<Json> response;                // request: expect_response pattern
   std::vector<std::size_t> chunks;             // send: byte counts of the first writes
   Millis gap_ms = 0;                           // send: pause between chunks
@@ -84,7 +85,7 @@ struct Step {
   // rewritten on disk since it was loaded.
   [[nodiscard]] std::string bytes() const;
   // The same, for a replay whose memory should shrink as it goes: `text` is moved out (left
-  // empty); the mapped pages of `escaped` are released once decoded (read again if asked again).
+  // empty); `escaped` is read from its file each time, so it holds no memory either way.
   std::string take_bytes();
 };
 

@@ -1,0 +1,37 @@
+#include "positioned_file.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "claude/emulator/json_text.hpp"
+
+namespace claude::emulator {
+
+std::shared_ptr<const PositionedFile> PositionedFile::keep(int fd) {
+  const int kept = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
+  if (kept < 0) return nullptr;
+  return std::shared_ptr<const PositionedFile>(new PositionedFile(kept));
+}
+
+PositionedFile::~PositionedFile() {
+  ::close(fd_);
+}
+
+bool PositionedFile::read_quoted(std::uint64_t offset, std::size_t size, std::string& out) const {
+  if (offset == 0) return false;  // a literal always follows its opening quote
+  const std::size_t wanted = size + 2;
+  out.assign(wanted + kJsonPadding, '\0');
+  std::size_t done = 0;
+  while (done < wanted) {
+    const ssize_t n =
+        ::pread(fd_, out.data() + done, wanted - done, static_cast<off_t>(offset - 1 + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+}  // namespace claude::emulator
