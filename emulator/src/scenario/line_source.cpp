@@ -68,10 +68,12 @@ struct Slice {
   }
 };
 
-// Blocks of a regular file: small files get one small block (start-up touches no extra pages),
-// large ones 1 MiB, doubled while a line does not fit, up to kMaxBlockBytes (twice claude-tee's
-// largest recorded piece).
-constexpr std::size_t kSmallBlockBytes = std::size_t{1} << 16;
+// Blocks of a regular file: a small file gets a block of its size (start-up touches no more
+// pages than it needs: each first touch is a page fault, dear on a VM), a large one 1 MiB; a block
+// is doubled while a line does not fit, up to kMaxBlockBytes (twice claude-tee's largest piece).
+// Pipes are read in chunks of kPipeChunkBytes.
+constexpr std::size_t kSmallBlockBytes = std::size_t{4} << 10;
+constexpr std::size_t kPipeChunkBytes = std::size_t{64} << 10;
 constexpr std::size_t kBlockBytes = std::size_t{1} << 20;
 constexpr std::size_t kMaxBlockBytes = std::size_t{16} << 20;
 
@@ -82,7 +84,7 @@ constexpr std::size_t kMaxBlockBytes = std::size_t{16} << 20;
 std::optional<std::string> read_regular(int fd, std::size_t file_size, sdk::LineBuffer& buffer,
                                         const bool& go_on, Slice& slice,
                                         std::function<void(const sdk::LineEvent&)>& deliver) {
-  std::size_t capacity = std::clamp(file_size + 1, kSmallBlockBytes, kBlockBytes);
+  std::size_t capacity = std::clamp(file_size + 1, kSmallBlockBytes - kJsonPadding, kBlockBytes);
   std::vector<char> block(capacity + kJsonPadding);
   std::uint64_t block_offset = 0;  // in the file, of block[0]
   std::size_t filled = 0;
@@ -158,7 +160,7 @@ std::optional<std::string> read_lines(const std::filesystem::path& path,
     return read_regular(file.get(), static_cast<std::size_t>(status.st_size), buffer, go_on, slice,
                         deliver);
   }
-  std::vector<char> chunk(kSmallBlockBytes);
+  std::vector<char> chunk(kPipeChunkBytes);
   std::size_t total = 0;
   while (go_on) {
     const ssize_t got = ::read(file.get(), chunk.data(), chunk.size());
