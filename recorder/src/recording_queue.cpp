@@ -371,14 +371,15 @@ void RecordingQueue::give_back(RecordedChunk& chunk) {
   } else if (free_buffers_[s].size() < kKeptBuffers) {
     free_buffers_[s].push_back(std::move(chunk.storage));
   }
-  chunk.storage.reset();
 }
 
 void RecordingQueue::release(RecordedChunk& chunk) {
   bool wake = false;
+  std::unique_ptr<char[]> unkept;  // freed after the lock, like a batch's
   {
     std::lock_guard lock(mutex_);
     give_back(chunk);
+    unkept = std::move(chunk.storage);
     wake = producers_waiting_ > 0;
   }
   if (wake) room_.notify_all();

@@ -106,7 +106,7 @@ class Loader {
     }
   }
 
-  // `literal`, a view into `text`, the line read from where `in_file` tells.
+  // Where `literal`, a view into the line `text`, lies in the file: a step reads it back there.
   EscapedText left_in_file(const detail::FileLine& in_file, std::string_view text,
                            std::string_view literal) const {
     return EscapedText{source_,
