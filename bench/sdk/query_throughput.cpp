@@ -140,6 +140,7 @@ int main(int argc, char** argv) {
         got += m->line().size() + 1;
       }
       auto end = Clock::now();
+      const auto stats = q.message_queue_stats();
       double sdk_s = std::chrono::duration<double>(end - begin).count();
       double stream_s = std::chrono::duration<double>(end - first).count();
       double mb = static_cast<double>(bytes) / 1e6;
@@ -150,7 +151,9 @@ int main(int argc, char** argv) {
                         {"cat_mb_s", mb / cat_s},
                         {"sdk_mb_s", mb / sdk_s},
                         {"sdk_mb_s_from_first_message", mb / stream_s},
-                        {"ratio_to_cat", cat_s / sdk_s}}
+                        {"ratio_to_cat", cat_s / sdk_s},
+                        {"consumer_wakeups", stats.consumer_wakeups},
+                        {"reader_waits", stats.reader_waits}}
                        .dump()
                 << std::endl;
       if (got != bytes) throw std::runtime_error("lost bytes: got " + std::to_string(got));
