@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
 
 #include "claude/emulator/json_text.hpp"
 
@@ -19,19 +20,20 @@ PositionedFile::~PositionedFile() {
   ::close(fd_);
 }
 
-bool PositionedFile::read_quoted(std::uint64_t offset, std::size_t size, std::string& out) const {
-  if (offset == 0) return false;  // a literal always follows its opening quote
+std::unique_ptr<char[]> PositionedFile::read_quoted(std::uint64_t offset, std::size_t size) const {
+  if (offset == 0) return nullptr;  // a literal always follows its opening quote
   const std::size_t wanted = size + 2;
-  out.assign(wanted + kJsonPadding, '\0');
+  auto out = std::make_unique_for_overwrite<char[]>(wanted + kJsonPadding);
   std::size_t done = 0;
   while (done < wanted) {
     const ssize_t n =
-        ::pread(fd_, out.data() + done, wanted - done, static_cast<off_t>(offset - 1 + done));
+        ::pread(fd_, out.get() + done, wanted - done, static_cast<off_t>(offset - 1 + done));
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
+    if (n <= 0) return nullptr;
     done += static_cast<std::size_t>(n);
   }
-  return true;
+  std::memset(out.get() + wanted, 0, kJsonPadding);
+  return out;
 }
 
 }  // namespace claude::emulator

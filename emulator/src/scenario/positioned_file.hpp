@@ -15,7 +15,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <string>
 
 namespace claude::emulator {
 
@@ -28,9 +27,10 @@ class PositionedFile {
   PositionedFile& operator=(const PositionedFile&) = delete;
 
   // Reads the `size` bytes at `offset` with the byte before and the byte after them (a string
-  // literal's quotes) into `out`, followed by kJsonPadding more bytes, so that
-  // decode_json_string_literal can take the literal, view [1, 1 + size), where it lies.
-  bool read_quoted(std::uint64_t offset, std::size_t size, std::string& out) const;
+  // literal's quotes) into a new buffer, followed by kJsonPadding zero bytes, so that
+  // decode_json_string_literal can take the literal, [1, 1 + size), where it lies. nullptr when
+  // the file no longer holds those bytes. Only the padding is cleared: the rest is read over.
+  [[nodiscard]] std::unique_ptr<char[]> read_quoted(std::uint64_t offset, std::size_t size) const;
 
  private:
   explicit PositionedFile(int fd) : fd_(fd) {}

@@ -6,11 +6,9 @@ namespace claude::emulator {
 
 std::string Step::bytes() const {
   if (!escaped) return text;
-  std::string quoted;
-  if (!escaped->file->read_quoted(escaped->offset, escaped->size, quoted)) {
-    throw StepBytesError("the scenario file was truncated on disk after it was loaded");
-  }
-  auto decoded = decode_json_string_literal(std::string_view(quoted).substr(1, escaped->size));
+  const auto quoted = escaped->file->read_quoted(escaped->offset, escaped->size);
+  if (!quoted) throw StepBytesError("the scenario file was truncated on disk after it was loaded");
+  auto decoded = decode_json_string_literal(std::string_view(quoted.get() + 1, escaped->size));
   if (!decoded) {
     throw StepBytesError("the scenario file was rewritten on disk after it was loaded (line " +
                          std::to_string(line) + " no longer holds a valid JSON string)");

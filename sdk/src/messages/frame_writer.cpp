@@ -68,26 +68,41 @@ std::string control_request_frame(std::string_view request_id, const nlohmann::j
   return finish_line(std::move(line));
 }
 
-std::string control_success_frame(std::string_view request_id, const nlohmann::json& response) {
-  if (response.is_null()) return control_success_frame_serialized(request_id, "{}");
-  std::string payload;
-  append_json(payload, response);
-  return control_success_frame_serialized(request_id, payload);
-}
+namespace {
 
-std::string control_success_frame_serialized(std::string_view request_id,
-                                             std::string_view response_json) {
+// {"response":{"request_id":ID,"response":PAYLOAD,"subtype":"success"},"type":"control_response"}
+// with PAYLOAD written by `append_payload(line)`; `payload_bytes` sizes the one allocation.
+template <class AppendPayload>
+std::string success_frame(std::string_view request_id, std::size_t payload_bytes,
+                          AppendPayload&& append_payload) {
   constexpr std::string_view kHead = R"({"response":{"request_id":)";
   constexpr std::string_view kTail = R"(,"subtype":"success"},"type":"control_response"})";
   std::string line;
   // Room for the whole line (an id needs escaping rarely): one allocation instead of several.
-  line.reserve(kHead.size() + request_id.size() + 16 + response_json.size() + kTail.size() + 2);
+  line.reserve(kHead.size() + request_id.size() + 16 + payload_bytes + kTail.size() + 2);
   line = kHead;
   append_json_string(line, request_id);
   line += R"(,"response":)";
-  line += response_json;
+  append_payload(line);
   line += kTail;
   return finish_line(std::move(line));
+}
+
+}  // namespace
+
+std::string control_success_frame(std::string_view request_id, const nlohmann::json& response) {
+  return success_frame(request_id, 0, [&](std::string& line) {
+    if (response.is_null())
+      line += "{}";
+    else
+      append_json(line, response);
+  });
+}
+
+std::string control_success_frame_serialized(std::string_view request_id,
+                                             std::string_view response_json) {
+  return success_frame(request_id, response_json.size(),
+                       [&](std::string& line) { line += response_json; });
 }
 
 std::string control_error_frame(std::string_view request_id, std::string_view error,
