@@ -10,13 +10,18 @@
 #include <atomic>
 #include <cerrno>
 #include <condition_variable>
+#include <cstdio>
 #include <cstring>
 #include <deque>
 #include <mutex>
+#include <optional>
+#include <random>
+#include <string>
 #include <thread>
 
 #include "claude/sdk/line_buffer.hpp"
 #include "process/child_process.hpp"
+#include "process/marker_eraser.hpp"
 #include "threads/sigpipe.hpp"
 
 namespace claude::sdk {
@@ -91,6 +96,25 @@ int watch_readable(int first, int second) {
   return epoll_fd;
 }
 
+std::string proc_fd_path(int fd) {
+  return "/proc/self/fd/" + std::to_string(fd);
+}
+
+// A second write end of the pipe whose read end is `read_fd`, opened through /proc; -1 where
+// /proc is missing or refuses. It does not block: it is only ever used to write the wake marker.
+int open_pipe_writer(int read_fd) {
+  return ::open(proc_fd_path(read_fd).c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+}
+
+// NUL-framed and salted, so it cannot occur in the CLI's NDJSON nor, by chance, in other output.
+std::string make_wake_marker() {
+  std::random_device rd;
+  char text[40];
+  const int n = std::snprintf(text, sizeof text, "%cclaude-sdk-wake-%08x%08x%c", '\0',
+                              static_cast<unsigned>(rd()), static_cast<unsigned>(rd()), '\0');
+  return std::string(text, static_cast<std::size_t>(n));
+}
+
 }  // namespace
 
 struct SubprocessTransport::State {
@@ -104,8 +128,15 @@ struct SubprocessTransport::State {
   int stderr_fd = -1;
   int wake_read = -1;  // becomes readable when close() wants the readers to stop
   int wake_write = -1;
-  // stdout and wake_read, registered once: one epoll_wait per read instead of a poll(2) that
-  // sets up and tears down two wait queues every time (a few µs per control round trip).
+  // SubprocessOptions::blocking_stdout_reads, where /proc lets close() wake such a read.
+  bool blocking_reads = false;
+  // Blocking reads: a descriptor close() gives up just before it opens the pipe's wake-up end,
+  // so that a host out of descriptors cannot leave a reader blocked for good.
+  int reserve_fd = -1;
+  std::string wake_marker = make_wake_marker();
+  std::atomic<bool> marker_sent{false};
+  // Epoll waits: stdout and wake_read, registered once: one epoll_wait per read instead of a
+  // poll(2) that sets up and tears down two wait queues every time.
   int stdout_epoll = -1;
 
   // stdout, touched only by the reading thread
@@ -113,6 +144,8 @@ struct SubprocessTransport::State {
   std::deque<InboundLine> ready;
   std::string chunk;
   std::optional<StreamEnd> end;
+  std::optional<process::MarkerEraser> eraser;  // from the moment the wake marker may be in stdout
+  std::string erased;
 
   std::thread stderr_thread;
   mutable std::mutex stderr_mutex;
@@ -215,7 +248,7 @@ struct SubprocessTransport::State {
     };
     bool draining = closing.load();
     for (;;) {
-      if (!draining) {
+      if (!blocking_reads && !draining) {
         epoll_event events[2];
         const int ready_count = ::epoll_wait(stdout_epoll, events, 2, -1);
         if (ready_count < 0) {
@@ -230,15 +263,48 @@ struct SubprocessTransport::State {
       }
       ssize_t n = ::read(stdout_fd, chunk.data(), chunk.size());
       if (n > 0) {
-        stdout_lines.feed(std::string_view(chunk.data(), static_cast<std::size_t>(n)), deliver);
+        feed_stdout(std::string_view(chunk.data(), static_cast<std::size_t>(n)), deliver);
         return true;
       }
       if (n < 0 && errno == EINTR) continue;
-      if (n < 0 && errno == EAGAIN && !draining) continue;
+      if (n < 0 && errno == EAGAIN && !blocking_reads && !draining) continue;
       if (n < 0 && errno != EAGAIN) error = std::string("read stdout: ") + std::strerror(errno);
+      if (eraser) {
+        erased.clear();
+        eraser->finish(erased);
+        stdout_lines.feed(erased, deliver);
+      }
       stdout_lines.finish(deliver);
       return false;
     }
+  }
+
+  template <class Deliver>
+  void feed_stdout(std::string_view data, Deliver& deliver) {
+    // Any read that returns marker bytes sees marker_sent: the pipe's lock orders it after the
+    // store that came before close()'s write.
+    if (marker_sent.load(std::memory_order_acquire)) {
+      if (!eraser) eraser.emplace(wake_marker);
+      erased.clear();
+      eraser->feed(data, erased);
+      data = erased;
+    }
+    stdout_lines.feed(data, deliver);
+  }
+
+  // A blocking read would wait forever if a grandchild keeps stdout open after the CLI is gone:
+  // from now on reads return at once when the pipe is empty, and the one that may be waiting is
+  // woken by the marker, which feed_stdout() erases again. A full pipe refuses the marker; then
+  // no read is waiting.
+  void wake_blocked_reader() {
+    const int flags = ::fcntl(stdout_fd, F_GETFL);
+    if (flags >= 0) ::fcntl(stdout_fd, F_SETFL, flags | O_NONBLOCK);
+    marker_sent.store(true);
+    close_fd(reserve_fd);
+    const int writer = open_pipe_writer(stdout_fd);
+    if (writer < 0) return;
+    [[maybe_unused]] auto n = ::write(writer, wake_marker.data(), wake_marker.size());
+    ::close(writer);
   }
 };
 
@@ -253,6 +319,7 @@ SubprocessTransport::~SubprocessTransport() {
   close_fd(s.wake_read);
   close_fd(s.wake_write);
   close_fd(s.stdout_epoll);
+  close_fd(s.reserve_fd);
 }
 
 void SubprocessTransport::connect() {
@@ -263,24 +330,36 @@ void SubprocessTransport::connect() {
   make_pipe(out, "stdout");
   make_pipe(err, "stderr");
   make_pipe(wake, "wake-up");
-  const int epoll_fd = watch_readable(out[0], wake[0]);
-  if (epoll_fd < 0) {
-    const int err_no = errno;
-    for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1], wake[0], wake[1]}) ::close(fd);
-    throw ConnectionError(std::string("failed to start the CLI: epoll: ") + std::strerror(err_no));
+  int epoll_fd = -1;
+  if (s.options.blocking_stdout_reads) {
+    const int writer = open_pipe_writer(out[0]);
+    s.blocking_reads = writer >= 0;
+    if (writer >= 0) ::close(writer);
+  }
+  if (s.blocking_reads) {
+    s.reserve_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  } else {
+    epoll_fd = watch_readable(out[0], wake[0]);
+    if (epoll_fd < 0) {
+      const int err_no = errno;
+      for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1], wake[0], wake[1]}) ::close(fd);
+      throw ConnectionError(std::string("failed to start the CLI: epoll: ") +
+                            std::strerror(err_no));
+    }
   }
   try {
     s.child.spawn(s.launch.argv, s.launch.env, s.launch.cwd, s.launch.own_process_group,
                   process::ChildPipes{in[0], out[1], err[1]});
   } catch (...) {
     for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1], wake[0], wake[1], epoll_fd})
-      ::close(fd);
+      if (fd >= 0) ::close(fd);
+    close_fd(s.reserve_fd);
     throw;
   }
   ::close(in[0]);
   ::close(out[1]);
   ::close(err[1]);
-  ::fcntl(out[0], F_SETFL, O_NONBLOCK);
+  if (!s.blocking_reads) ::fcntl(out[0], F_SETFL, O_NONBLOCK);
   // A larger pipe lets the CLI write ahead while the reader parses: fewer blocked writes and
   // wake-ups on a bulk stream (row c of bench/compare: ~+20% end to end). Refused above the
   // system's or the user's pipe limits; the default size then stays.
@@ -361,6 +440,7 @@ void SubprocessTransport::close() {
   }
   char byte = 1;
   [[maybe_unused]] auto n = ::write(s.wake_write, &byte, 1);
+  if (s.blocking_reads) s.wake_blocked_reader();
   if (s.stderr_thread.joinable()) s.stderr_thread.join();
 }
 

@@ -9,8 +9,11 @@
 #include <cerrno>
 #include <future>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 namespace claude::sdk {
 namespace {
@@ -184,28 +187,93 @@ TEST(SubprocessTransportTest, CloseEscalatesToSigtermAfterTheGracePeriod) {
   EXPECT_TRUE(end.status.ended_by_host);
 }
 
-TEST(SubprocessTransportTest, CloseReleasesAReaderWhoseStdoutAGrandchildKeepsOpen) {
-  SubprocessOptions o;
-  o.grace = 100ms;
-  // The grandchild inherits stdout and outlives the CLI, so the pipe never reaches EOF: only the
-  // wake-up that close() sends can end the read.
-  SubprocessTransport t(sh("sleep 30 & echo \"$!\"; exec sleep 30"), o);
+// Both ways a read can wait for stdout: a blocking read(2) that close() wakes with a marker, and
+// epoll_wait on stdout and a wake-up pipe (the fallback where /proc cannot reopen the pipe).
+class SubprocessTransportReadWaitTest : public ::testing::TestWithParam<bool> {
+ protected:
+  SubprocessOptions options() const {
+    SubprocessOptions o;
+    o.blocking_stdout_reads = GetParam();
+    o.grace = 100ms;
+    return o;
+  }
+};
+
+INSTANTIATE_TEST_SUITE_P(BothWaits, SubprocessTransportReadWaitTest, ::testing::Bool(),
+                         [](const auto& param_info) {
+                           return param_info.param ? "blocking" : "epoll";
+                         });
+
+TEST_P(SubprocessTransportReadWaitTest, LinesPartialLinesAndTheExitCodeArrive) {
+  SubprocessTransport t(
+      sh("echo one; sleep 0.05; printf 'two\\nthr'; sleep 0.05; printf ee; exit 3"), options());
   t.connect();
-  const int grandchild = std::stoi(std::get<InboundLine>(t.read()).text);
-  std::promise<StreamEnd> ended;
+  std::vector<InboundLine> lines;
+  ReadResult r;
+  while (std::holds_alternative<InboundLine>(r = t.read()))
+    lines.push_back(std::get<InboundLine>(r));
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[0].text, "one");
+  EXPECT_EQ(lines[1].text, "two");
+  EXPECT_EQ(lines[2].text, "three");
+  EXPECT_TRUE(lines[2].partial);
+  EXPECT_EQ(std::get<StreamEnd>(r).status.exit_code, 3);
+}
+
+// Reads until the end on another thread; the end, or nullopt when close() did not end the read
+// within 5 s. `grandchild` is killed afterwards either way, so the join cannot hang.
+std::optional<std::pair<std::vector<InboundLine>, StreamEnd>> close_while_reading(
+    SubprocessTransport& t, int grandchild) {
+  std::promise<std::pair<std::vector<InboundLine>, StreamEnd>> ended;
   std::thread reader([&] {
-    StreamEnd end;
-    read_lines(t, &end);
-    ended.set_value(end);
+    std::vector<InboundLine> lines;
+    for (;;) {
+      ReadResult r = t.read();
+      if (auto* end = std::get_if<StreamEnd>(&r)) {
+        ended.set_value({std::move(lines), *end});
+        return;
+      }
+      lines.push_back(std::get<InboundLine>(std::move(r)));
+    }
   });
-  std::this_thread::sleep_for(50ms);  // the reader now waits for stdout
+  std::this_thread::sleep_for(150ms);  // the reader now waits for stdout
   t.close();
   auto result = ended.get_future();
   const bool released = result.wait_for(5s) == std::future_status::ready;
-  ::kill(grandchild, SIGKILL);  // ends the read anyway, so the join below cannot hang
+  ::kill(grandchild, SIGKILL);
   reader.join();
-  ASSERT_TRUE(released) << "close() left the reader blocked on a pipe a grandchild holds";
-  EXPECT_TRUE(result.get().status.ended_by_host);
+  if (!released) return std::nullopt;
+  return result.get();
+}
+
+TEST_P(SubprocessTransportReadWaitTest, CloseReleasesAReaderWhoseStdoutAGrandchildKeepsOpen) {
+  // The grandchild inherits stdout and outlives the CLI, so the pipe never reaches EOF: only the
+  // wake-up that close() sends can end the read.
+  SubprocessTransport t(sh("sleep 30 & echo \"$!\"; exec sleep 30"), options());
+  t.connect();
+  const int grandchild = std::stoi(std::get<InboundLine>(t.read()).text);
+  const auto ended = close_while_reading(t, grandchild);
+  ASSERT_TRUE(ended) << "close() left the reader blocked on a pipe a grandchild holds";
+  EXPECT_TRUE(ended->first.empty());
+  EXPECT_TRUE(ended->second.status.ended_by_host);
+}
+
+TEST_P(SubprocessTransportReadWaitTest, WhatAGrandchildWroteBeforeCloseArrivesExactly) {
+  // The grandchild's output is still unread, unfinished and the pipe's last bytes when close()
+  // wakes the reader: it must come out as written, without the wake-up marker.
+  SubprocessTransport t(
+      sh("(sleep 0.05; printf 'last\\nunfinished'; exec sleep 30) & echo \"$!\"; exec sleep 30"),
+      options());
+  t.connect();
+  const int grandchild = std::stoi(std::get<InboundLine>(t.read()).text);
+  const auto ended = close_while_reading(t, grandchild);
+  ASSERT_TRUE(ended) << "close() left the reader blocked on a pipe a grandchild holds";
+  const auto& lines = ended->first;
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0].text, "last");
+  EXPECT_FALSE(lines[0].partial);
+  EXPECT_EQ(lines[1].text, "unfinished");
+  EXPECT_TRUE(lines[1].partial);
 }
 
 TEST(SubprocessTransportTest, ChildIgnoringSigtermIsKilledAndReapedWithItsGroup) {
