@@ -96,14 +96,11 @@ int watch_readable(int first, int second) {
   return epoll_fd;
 }
 
-std::string proc_fd_path(int fd) {
-  return "/proc/self/fd/" + std::to_string(fd);
-}
-
 // A second write end of the pipe whose read end is `read_fd`, opened through /proc; -1 where
 // /proc is missing or refuses. It does not block: it is only ever used to write the wake marker.
 int open_pipe_writer(int read_fd) {
-  return ::open(proc_fd_path(read_fd).c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+  const std::string path = "/proc/self/fd/" + std::to_string(read_fd);
+  return ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
 }
 
 // NUL-framed and salted, so it cannot occur in the CLI's NDJSON nor, by chance, in other output.
@@ -133,7 +130,8 @@ struct SubprocessTransport::State {
   // Blocking reads: a descriptor close() gives up just before it opens the pipe's wake-up end,
   // so that a host out of descriptors cannot leave a reader blocked for good.
   int reserve_fd = -1;
-  std::string wake_marker = make_wake_marker();
+  // Made by close() only when it wakes a blocked read; published to the reader by marker_sent.
+  std::string wake_marker;
   std::atomic<bool> marker_sent{false};
   // Epoll waits: stdout and wake_read, registered once: one epoll_wait per read instead of a
   // poll(2) that sets up and tears down two wait queues every time.
@@ -299,7 +297,8 @@ struct SubprocessTransport::State {
   void wake_blocked_reader() {
     const int flags = ::fcntl(stdout_fd, F_GETFL);
     if (flags >= 0) ::fcntl(stdout_fd, F_SETFL, flags | O_NONBLOCK);
-    marker_sent.store(true);
+    wake_marker = make_wake_marker();
+    marker_sent.store(true, std::memory_order_release);
     close_fd(reserve_fd);
     const int writer = open_pipe_writer(stdout_fd);
     if (writer < 0) return;

@@ -204,38 +204,39 @@ INSTANTIATE_TEST_SUITE_P(BothWaits, SubprocessTransportReadWaitTest, ::testing::
                            return param_info.param ? "blocking" : "epoll";
                          });
 
+using LinesAndEnd = std::pair<std::vector<InboundLine>, StreamEnd>;
+
+// Every line, with its `partial` flag, up to the end of the stream.
+LinesAndEnd read_to_end(SubprocessTransport& t) {
+  LinesAndEnd out;
+  for (;;) {
+    ReadResult r = t.read();
+    if (auto* end = std::get_if<StreamEnd>(&r)) {
+      out.second = *end;
+      return out;
+    }
+    out.first.push_back(std::get<InboundLine>(std::move(r)));
+  }
+}
+
 TEST_P(SubprocessTransportReadWaitTest, LinesPartialLinesAndTheExitCodeArrive) {
   SubprocessTransport t(
       sh("echo one; sleep 0.05; printf 'two\\nthr'; sleep 0.05; printf ee; exit 3"), options());
   t.connect();
-  std::vector<InboundLine> lines;
-  ReadResult r;
-  while (std::holds_alternative<InboundLine>(r = t.read()))
-    lines.push_back(std::get<InboundLine>(r));
+  const auto [lines, end] = read_to_end(t);
   ASSERT_EQ(lines.size(), 3u);
   EXPECT_EQ(lines[0].text, "one");
   EXPECT_EQ(lines[1].text, "two");
   EXPECT_EQ(lines[2].text, "three");
   EXPECT_TRUE(lines[2].partial);
-  EXPECT_EQ(std::get<StreamEnd>(r).status.exit_code, 3);
+  EXPECT_EQ(end.status.exit_code, 3);
 }
 
 // Reads until the end on another thread; the end, or nullopt when close() did not end the read
 // within 5 s. `grandchild` is killed afterwards either way, so the join cannot hang.
-std::optional<std::pair<std::vector<InboundLine>, StreamEnd>> close_while_reading(
-    SubprocessTransport& t, int grandchild) {
-  std::promise<std::pair<std::vector<InboundLine>, StreamEnd>> ended;
-  std::thread reader([&] {
-    std::vector<InboundLine> lines;
-    for (;;) {
-      ReadResult r = t.read();
-      if (auto* end = std::get_if<StreamEnd>(&r)) {
-        ended.set_value({std::move(lines), *end});
-        return;
-      }
-      lines.push_back(std::get<InboundLine>(std::move(r)));
-    }
-  });
+std::optional<LinesAndEnd> close_while_reading(SubprocessTransport& t, int grandchild) {
+  std::promise<LinesAndEnd> ended;
+  std::thread reader([&] { ended.set_value(read_to_end(t)); });
   std::this_thread::sleep_for(150ms);  // the reader now waits for stdout
   t.close();
   auto result = ended.get_future();
