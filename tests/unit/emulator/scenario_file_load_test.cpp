@@ -37,12 +37,18 @@ class ScenarioFileLoad : public ::testing::Test {
     return path;
   }
 
-  // The same text read through a FIFO: the chunked read(2) path.
+  // The same text read through a FIFO: the chunked read(2) path. The loader opens a FIFO without
+  // blocking and takes a missing writer for an empty file, so the writer is attached before the
+  // load starts; a reader that never reads holds the FIFO open meanwhile, so the writer's open
+  // does not block and nothing it writes is dropped (or raises SIGPIPE) between the two opens.
   LoadResult load_through_fifo(std::string_view text) const {
     const fs::path path = dir_ / "pipe.ndjson";
     EXPECT_EQ(::mkfifo(path.c_str(), 0600), 0);
+    const int keeper = ::open(path.c_str(), O_RDONLY | O_NONBLOCK);
+    EXPECT_GE(keeper, 0);
+    const int fd = keeper >= 0 ? ::open(path.c_str(), O_WRONLY) : -1;
+    EXPECT_GE(fd, 0);
     std::thread writer([&] {
-      const int fd = ::open(path.c_str(), O_WRONLY);
       std::size_t done = 0;
       while (fd >= 0 && done < text.size()) {
         const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
@@ -51,14 +57,9 @@ class ScenarioFileLoad : public ::testing::Test {
       }
       if (fd >= 0) ::close(fd);
     });
-    // The loader opens a FIFO without blocking; wait until the writer has attached.
-    LoadResult result;
-    for (int attempt = 0; attempt < 200; ++attempt) {
-      result = load_scenario_file(path);
-      if (result.ok() || result.errors.empty() || result.errors[0].line != 0) break;
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
+    LoadResult result = load_scenario_file(path);
     writer.join();
+    if (keeper >= 0) ::close(keeper);
     return result;
   }
 
