@@ -4,7 +4,8 @@
 // Oracles: every error names the file and a line within the input (0 = the file as a whole) and
 // has a reason; a loaded scenario written back with `to_ndjson` loads again with the same verbs
 // in the same order; every line the fast `raw`/`stderr` matcher of a mapped file takes
-// (escaped_string_line.hpp) is one the JSON parser takes as the same member with the same literal.
+// (escaped_string_line.hpp) is one the JSON parser takes as the same member with the same literal,
+// and the replay's decode of that literal gives the bytes simdjson decodes.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -34,6 +35,8 @@ void check_fast_matcher_agrees(std::string_view line) {
       CHECK(member->key == fast->key);
       CHECK(member->literal.data() - padded.data() == fast->literal.data() - line.data());
       CHECK(member->literal.size() == fast->literal.size());
+      CHECK(detail::decode_json_string_body(fast->literal) ==
+            decode_json_string_literal(member->literal));
       parsed_as_member = true;
     }
   } catch (const Json::exception&) {

@@ -256,6 +256,67 @@ std::size_t skip_space(std::string_view text, std::size_t at) {
   return at;
 }
 
+// Writes code point `cp` as UTF-8 at `out`; returns the end.
+char* put_utf8(std::uint32_t cp, char* out) {
+  if (cp < 0x80) {
+    *out++ = static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    *out++ = static_cast<char>(0xC0 | (cp >> 6));
+    *out++ = static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    *out++ = static_cast<char>(0xE0 | (cp >> 12));
+    *out++ = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    *out++ = static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    *out++ = static_cast<char>(0xF0 | (cp >> 18));
+    *out++ = static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    *out++ = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    *out++ = static_cast<char>(0x80 | (cp & 0x3F));
+  }
+  return out;
+}
+
+// Decodes the escape whose '\' is at `at` of a body is_json_string_body accepted, writing its
+// bytes at `*out`; returns the index after the escape.
+std::size_t decode_escape(std::string_view body, std::size_t at, char** out) {
+  char* w = *out;
+  const char code = body[at + 1];
+  std::size_t next = at + 2;
+  switch (code) {
+    case 'b':
+      *w++ = '\b';
+      break;
+    case 'f':
+      *w++ = '\f';
+      break;
+    case 'n':
+      *w++ = '\n';
+      break;
+    case 'r':
+      *w++ = '\r';
+      break;
+    case 't':
+      *w++ = '\t';
+      break;
+    case 'u': {
+      std::uint32_t cp = hex_unit(body, at + 2).value_or(0);
+      next = at + 6;
+      if (is_high_surrogate(cp)) {  // validated: a low surrogate escape follows
+        const std::uint32_t low = hex_unit(body, at + 8).value_or(0xDC00);
+        cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+        next = at + 12;
+      }
+      w = put_utf8(cp, w);
+      break;
+    }
+    default:  // '"', '\\', '/'
+      *w++ = code;
+      break;
+  }
+  *out = w;
+  return next;
+}
+
 }  // namespace
 
 bool is_json_string_body(std::string_view body) {
@@ -294,6 +355,43 @@ bool is_json_string_body(std::string_view body) {
   // A '\' that escapes the closing quote: the string does not end there.
   if (scanner.pending()) return false;
   return !non_ascii || simdjson::validate_utf8(body.data(), body.size());
+}
+
+std::optional<std::string> decode_json_string_body(std::string_view body) {
+  if (!is_json_string_body(body)) return std::nullopt;
+  // Nothing decodes to more bytes than its escaped form, so the output never passes the input.
+  std::string decoded(body.size(), '\0');
+  char* out = decoded.data();
+  std::size_t at = 0;
+#if defined(CLAUDE_HARNESS_X86_SCAN)
+  // 16 bytes at a time are copied whole; the output resumes at the first '\' among them.
+  while (body.size() - at >= 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(body.data() + at));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out), v);
+    const auto backslashes = static_cast<unsigned>(_mm_movemask_epi8(equal(v, '\\')));
+    if (backslashes == 0) {
+      at += 16;
+      out += 16;
+      continue;
+    }
+    const auto plain = static_cast<std::size_t>(__builtin_ctz(backslashes));
+    out += plain;
+    at = decode_escape(body, at + plain, &out);
+  }
+#endif
+  while (at < body.size()) {
+    const auto* backslash =
+        static_cast<const char*>(std::memchr(body.data() + at, '\\', body.size() - at));
+    const std::size_t plain =
+        (backslash == nullptr ? body.size() : static_cast<std::size_t>(backslash - body.data())) -
+        at;
+    std::memcpy(out, body.data() + at, plain);
+    out += plain;
+    at += plain;
+    if (backslash != nullptr) at = decode_escape(body, at, &out);
+  }
+  decoded.resize(static_cast<std::size_t>(out - decoded.data()));
+  return decoded;
 }
 
 std::optional<EscapedStringLine> match_escaped_string_line(std::string_view line) {

@@ -28,7 +28,7 @@ class PositionedFile {
 
   // Reads the `size` bytes at `offset` with the byte before and the byte after them (a string
   // literal's quotes) into a new buffer, followed by kJsonPadding zero bytes, so that
-  // decode_json_string_literal can take the literal, [1, 1 + size), where it lies. nullptr when
+  // the literal, [1, 1 + size), can be decoded where it lies. nullptr when
   // the file no longer holds those bytes. Only the padding is cleared: the rest is read over.
   [[nodiscard]] std::unique_ptr<char[]> read_quoted(std::uint64_t offset, std::size_t size) const;
 

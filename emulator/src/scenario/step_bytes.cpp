@@ -1,5 +1,5 @@
-#include "claude/emulator/json_text.hpp"
 #include "claude/emulator/scenario.hpp"
+#include "escaped_string_line.hpp"
 #include "positioned_file.hpp"
 
 namespace claude::emulator {
@@ -8,7 +8,12 @@ std::string Step::bytes() const {
   if (!escaped) return text;
   const auto quoted = escaped->file->read_quoted(escaped->offset, escaped->size);
   if (!quoted) throw StepBytesError("the scenario file was truncated on disk after it was loaded");
-  auto decoded = decode_json_string_literal(std::string_view(quoted.get() + 1, escaped->size));
+  // The string was validated at load; the file may have been rewritten in place since, so the
+  // bytes read now are validated again as they are decoded.
+  std::optional<std::string> decoded;
+  if (quoted[0] == '"' && quoted[escaped->size + 1] == '"') {
+    decoded = detail::decode_json_string_body(std::string_view(quoted.get() + 1, escaped->size));
+  }
   if (!decoded) {
     throw StepBytesError("the scenario file was rewritten on disk after it was loaded (line " +
                          std::to_string(line) + " no longer holds a valid JSON string)");

@@ -1,10 +1,12 @@
 // match_escaped_string_line against the reference it shortcuts, parse_json_line: a line it takes
 // must be one the parser takes as a JsonStringMember with the same key and literal, and a line
 // {"raw":"<body>"} the parser takes that way must be taken too (else the fast path is lost).
+// decode_json_string_body against simdjson's decode of the same string (a replayed step's bytes).
 #include "escaped_string_line.hpp"
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <random>
 #include <string>
 #include <string_view>
@@ -36,6 +38,22 @@ std::optional<JsonStringMember> reference(const std::string& line) {
   return std::nullopt;
 }
 
+// simdjson's decode of `body` set between quotes: the bytes, or nullopt when it is no JSON string.
+std::optional<std::string> reference_decode(std::string_view body) {
+  std::string quoted(1, '"');
+  quoted.append(body).append(1, '"').append(kJsonPadding, '\0');
+  return decode_json_string_literal(std::string_view(quoted.data() + 1, body.size()));
+}
+
+void expect_decodes_alike(std::string_view body) {
+  const auto fast = decode_json_string_body(body);
+  const auto slow = reference_decode(body);
+  ASSERT_EQ(fast.has_value(), slow.has_value()) << "body: " << body.substr(0, 300);
+  if (fast) {
+    EXPECT_EQ(*fast, *slow) << "body: " << body.substr(0, 300);
+  }
+}
+
 // `line` taken by the matcher only as the reference takes it; with `complete`, also taken
 // whenever the reference takes it. Returns whether the matcher took it.
 bool expect_agrees(const std::string& line, bool complete) {
@@ -64,6 +82,12 @@ TEST(EscapedStringLine, TakesEveryEscapeAndUtf8) {
       "\x7f";
   ASSERT_TRUE(match_escaped_string_line(raw_line(body)).has_value());
   expect_agrees(raw_line(body), true);
+  using namespace std::string_literals;
+  EXPECT_EQ(decode_json_string_body(body),
+            "nul \0 quote \" slash \\ / \b\f\n\r\t pair \xF0\x9F\x98\x80 \xF0\x9F\x98\x80 "
+            "\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80 \x7f"s);
+  // Every escape at every place of a 16-byte block, and runs that cross one.
+  for (std::size_t pad = 0; pad < 40; ++pad) expect_decodes_alike(std::string(pad, 'a') + body);
 }
 
 TEST(EscapedStringLine, TakesSpacesAroundEveryTokenAndStderr) {
@@ -114,6 +138,7 @@ TEST(EscapedStringLine, RefusesWhatTheParserRefuses) {
                                                           R"(quote " inside)"}) {
     EXPECT_FALSE(match_escaped_string_line(raw_line(body)).has_value()) << body;
     expect_agrees(raw_line(body), true);
+    EXPECT_FALSE(decode_json_string_body(body).has_value()) << body;
   }
 }
 
@@ -138,6 +163,8 @@ TEST(EscapedStringLine, AgreesOnEveryShortStringAcrossABlockBoundary) {
     for (const auto& body : bodies) {
       taken += expect_agrees(raw_line(std::string(pad, 'a') + body), true);
       taken += expect_agrees(raw_line(std::string(pad, 'a') + body + "tail"), true);
+      expect_decodes_alike(std::string(pad, 'a') + body);
+      expect_decodes_alike(std::string(pad, 'a') + body + "tail");
       tried += 2;
       if (HasFailure()) return;
     }
@@ -187,6 +214,7 @@ TEST(EscapedStringLine, AgreesOnLongRandomStrings) {
                   bad[std::uniform_int_distribution<std::size_t>(0, std::size(bad) - 1)(random)]);
     }
     taken += expect_agrees(raw_line(body), true);
+    expect_decodes_alike(body);
     if (HasFailure()) return;
   }
   EXPECT_GT(taken, 500);
