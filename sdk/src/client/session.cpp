@@ -331,15 +331,20 @@ void Session::on_end(std::exception_ptr error) {
 // ---- hand-off: consumer side -----------------------------------------------------------------
 
 std::optional<Message> Session::next_message() {
-  if (taken_.empty() && !take_batch()) return std::nullopt;
-  Message m = std::move(taken_.front());
-  taken_.pop_front();
+  if (taken_next_ == taken_.size() && !take_batch()) return std::nullopt;
+  Message m = std::move(taken_[taken_next_++]);
   release(m.line().size());
   return m;
 }
 
-// Moves everything queued into `taken_` (empty); false at a clean end; throws the end error.
+// Swaps everything queued into `taken_` (all handed out); false at a clean end; throws the end
+// error. The emptied slots go back to the reader, unless a burst of small messages made them
+// many: then they are freed, so memory follows the byte cap rather than the longest burst.
 bool Session::take_batch() {
+  constexpr std::size_t kKeptSlots = 1024;
+  taken_.clear();
+  taken_next_ = 0;
+  if (taken_.capacity() > kKeptSlots) taken_ = {};
   std::unique_lock lock(queue_mutex_);
   const auto limit = options_.message_inactivity_timeout;
   for (;;) {

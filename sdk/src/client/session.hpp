@@ -2,8 +2,10 @@
 // Client and query() are thin layers over it; they differ only in when stdin is closed.
 //
 // Message hand-off: the reader (an engine thread) pushes into `queue_`; the consumer takes the
-// whole queue at once into `taken_` and pops from it without locking. A waiting consumer is
-// woken once per batch of lines (ControlListener::on_batch_end: the transport has nothing
+// whole queue at once into `taken_` and pops from it without locking. The two vectors trade
+// places, so the reader pushes into slots the consumer has emptied: no allocation per message
+// (a deque allocates a block per Message, which is larger than its block size). A waiting consumer
+// is woken once per batch of lines (ControlListener::on_batch_end: the transport has nothing
 // buffered) or every `wake_bytes_`, not per message. When the queue holds
 // Options::max_queued_message_bytes the reader waits until the consumer has taken half of it
 // (backpressure down to the CLI's pipe); it never waits while one of our control requests awaits
@@ -14,7 +16,6 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <deque>
 #include <exception>
 #include <memory>
 #include <mutex>
@@ -85,8 +86,9 @@ class Session {
   mutable std::mutex queue_mutex_;
   std::condition_variable queue_cv_;  // the consumer waits for messages
   std::condition_variable room_cv_;   // the reader waits for room
-  std::deque<Message> queue_;
-  std::deque<Message> taken_;                 // consumer thread only
+  std::vector<Message> queue_;
+  std::vector<Message> taken_;                // consumer thread only
+  std::size_t taken_next_ = 0;                // the next message of taken_ to hand out
   std::atomic<std::size_t> queued_bytes_{0};  // line bytes in queue_ and taken_
   std::atomic<bool> reader_waiting_{false};
   std::size_t wake_bytes_;             // wake a waiting consumer mid-batch after this many

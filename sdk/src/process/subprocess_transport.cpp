@@ -27,7 +27,7 @@
 namespace claude::sdk {
 namespace {
 
-constexpr std::size_t kReadChunk = 256u << 10;
+constexpr std::size_t kReadChunk = 1u << 20;
 constexpr std::size_t kStderrLineCap = 64u << 10;
 constexpr std::size_t kTailLineCap = 1024;
 

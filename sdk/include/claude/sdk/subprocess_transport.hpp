@@ -25,10 +25,11 @@
 // Threading: `write`, `end_input`, `close`, `pid`, `stderr_tail` are thread-safe. `read` is for
 // one thread at a time. The stderr callback runs on the private stderr thread.
 //
-// What it costs: one read(2) per stdout chunk (256 KiB; one epoll_wait more without blocking
+// What it costs: one read(2) per stdout chunk (up to 1 MiB, the pipe's size, so that one read
+// empties a full pipe and wakes a CLI blocked on it once; one epoll_wait more without blocking
 // reads, see SubprocessOptions), one copy per line, one thread for stderr, one spare descriptor;
-// the CLI's stdout pipe holds `stdout_pipe_bytes` (1 MiB) of kernel buffer where the system
-// allows.
+// a 1 MiB read buffer; the CLI's stdout pipe holds `stdout_pipe_bytes` (1 MiB) of kernel buffer
+// where the system allows.
 #pragma once
 
 #include <chrono>
