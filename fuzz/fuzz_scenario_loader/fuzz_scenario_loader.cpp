@@ -23,6 +23,8 @@ namespace {
 // The matcher may refuse what the parser takes (the load then parses the line), never the reverse.
 void check_fast_matcher_agrees(std::string_view line) {
   using namespace claude::emulator;
+  // The replay's decode validates as it goes, and must refuse exactly what the load refuses.
+  CHECK(detail::decode_json_string_body(line).has_value() == detail::is_json_string_body(line));
   const auto fast = detail::match_escaped_string_line(line);
   if (!fast) return;
   static constexpr std::string_view kKeys[] = {"raw", "stderr"};

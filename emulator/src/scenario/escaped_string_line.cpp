@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -276,45 +277,47 @@ char* put_utf8(std::uint32_t cp, char* out) {
   return out;
 }
 
-// Decodes the escape whose '\' is at `at` of a body is_json_string_body accepted, writing its
-// bytes at `*out`; returns the index after the escape.
-std::size_t decode_escape(std::string_view body, std::size_t at, char** out) {
-  char* w = *out;
-  const char code = body[at + 1];
-  std::size_t next = at + 2;
-  switch (code) {
-    case 'b':
-      *w++ = '\b';
-      break;
-    case 'f':
-      *w++ = '\f';
-      break;
-    case 'n':
-      *w++ = '\n';
-      break;
-    case 'r':
-      *w++ = '\r';
-      break;
-    case 't':
-      *w++ = '\t';
-      break;
-    case 'u': {
-      std::uint32_t cp = hex_unit(body, at + 2).value_or(0);
-      next = at + 6;
-      if (is_high_surrogate(cp)) {  // validated: a low surrogate escape follows
-        const std::uint32_t low = hex_unit(body, at + 8).value_or(0xDC00);
-        cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
-        next = at + 12;
-      }
-      w = put_utf8(cp, w);
-      break;
-    }
-    default:  // '"', '\\', '/'
-      *w++ = code;
-      break;
+// The byte a two-character escape stands for, by its code (0: not such an escape; 'u' is not).
+constexpr std::array<char, 256> kSimpleEscapes = [] {
+  std::array<char, 256> table{};
+  table['"'] = '"';
+  table['\\'] = '\\';
+  table['/'] = '/';
+  table['b'] = '\b';
+  table['f'] = '\f';
+  table['n'] = '\n';
+  table['r'] = '\r';
+  table['t'] = '\t';
+  return table;
+}();
+
+// Decodes the escape whose '\' is at `*at` into `*out` and moves both past it; false when it is
+// not one is_json_string_body accepts (an unknown code, bad hex digits, a surrogate that is not
+// a high-low pair, a '\' that ends the body).
+inline bool decode_escape(std::string_view body, std::size_t* at, char** out) {
+  const std::size_t i = *at;
+  if (i + 1 >= body.size()) return false;
+  const auto code = static_cast<unsigned char>(body[i + 1]);
+  if (const char simple = kSimpleEscapes[code]; simple != 0) {
+    *(*out)++ = simple;
+    *at = i + 2;
+    return true;
   }
-  *out = w;
-  return next;
+  if (code != 'u') return false;
+  const auto unit = hex_unit(body, i + 2);
+  if (!unit || is_low_surrogate(*unit)) return false;
+  std::uint32_t cp = *unit;
+  std::size_t next = i + 6;
+  if (is_high_surrogate(cp)) {
+    if (i + 12 > body.size() || body[i + 6] != '\\' || body[i + 7] != 'u') return false;
+    const auto low = hex_unit(body, i + 8);
+    if (!low || !is_low_surrogate(*low)) return false;
+    cp = 0x10000 + ((cp - 0xD800) << 10) + (*low - 0xDC00);
+    next = i + 12;
+  }
+  *out = put_utf8(cp, *out);
+  *at = next;
+  return true;
 }
 
 }  // namespace
@@ -358,38 +361,46 @@ bool is_json_string_body(std::string_view body) {
 }
 
 std::optional<std::string> decode_json_string_body(std::string_view body) {
-  if (!is_json_string_body(body)) return std::nullopt;
   // Nothing decodes to more bytes than its escaped form, so the output never passes the input.
   std::string decoded(body.size(), '\0');
   char* out = decoded.data();
   std::size_t at = 0;
+  bool non_ascii = false;
 #if defined(CLAUDE_HARNESS_X86_SCAN)
-  // 16 bytes at a time are copied whole; the output resumes at the first '\' among them.
+  // 16 bytes at a time are copied whole; the output resumes at the first '\', '"' or control
+  // byte among them, and only an escape may be there.
+  __m128i high = _mm_setzero_si128();
   while (body.size() - at >= 16) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(body.data() + at));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(out), v);
-    const auto backslashes = static_cast<unsigned>(_mm_movemask_epi8(equal(v, '\\')));
-    if (backslashes == 0) {
+    high = _mm_or_si128(high, v);
+    const __m128i special = _mm_or_si128(_mm_or_si128(equal(v, '\\'), equal(v, '"')),
+                                         _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v));
+    const auto stops = static_cast<unsigned>(_mm_movemask_epi8(special));
+    if (stops == 0) {
       at += 16;
       out += 16;
       continue;
     }
-    const auto plain = static_cast<std::size_t>(__builtin_ctz(backslashes));
-    out += plain;
-    at = decode_escape(body, at + plain, &out);
-  }
-#endif
-  while (at < body.size()) {
-    const auto* backslash =
-        static_cast<const char*>(std::memchr(body.data() + at, '\\', body.size() - at));
-    const std::size_t plain =
-        (backslash == nullptr ? body.size() : static_cast<std::size_t>(backslash - body.data())) -
-        at;
-    std::memcpy(out, body.data() + at, plain);
+    const auto plain = static_cast<std::size_t>(__builtin_ctz(stops));
     out += plain;
     at += plain;
-    if (backslash != nullptr) at = decode_escape(body, at, &out);
+    if (body[at] != '\\' || !decode_escape(body, &at, &out)) return std::nullopt;
   }
+  non_ascii = _mm_movemask_epi8(high) != 0;
+#endif
+  while (at < body.size()) {
+    const auto c = static_cast<unsigned char>(body[at]);
+    if (c == '\\') {
+      if (!decode_escape(body, &at, &out)) return std::nullopt;
+      continue;
+    }
+    if (c == '"' || c < 0x20) return std::nullopt;
+    non_ascii = non_ascii || c >= 0x80;
+    *out++ = static_cast<char>(c);
+    ++at;
+  }
+  if (non_ascii && !simdjson::validate_utf8(body.data(), body.size())) return std::nullopt;
   decoded.resize(static_cast<std::size_t>(out - decoded.data()));
   return decoded;
 }
