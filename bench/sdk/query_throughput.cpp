@@ -7,7 +7,11 @@
 // message, and prints MB/s for both and their ratio. The SDK's time runs from the query() call
 // (spawn and fake-claude's scenario load included) to the end of the stream.
 //
-// Usage: sdk-query-throughput [--mib N] [--rounds R]   Exit: 0 ok, 2 usage, 3 a run failed.
+// With --inputs DIR the two files are kept in DIR and reused when they are there already, so that
+// a caller can alternate single rounds with a peer that replays the same scenario.
+//
+// Usage: sdk-query-throughput [--mib N] [--rounds R] [--inputs DIR]
+// Exit: 0 ok, 2 usage, 3 a run failed.
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -105,10 +109,11 @@ double cat_seconds(const fs::path& file) {
 int main(int argc, char** argv) {
   std::size_t mib = 64;
   int rounds = 1;
+  fs::path inputs;  // empty: a temporary directory, removed at the end
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--help") {
-      std::cout << "sdk-query-throughput [--mib N] [--rounds R]\n"
+      std::cout << "sdk-query-throughput [--mib N] [--rounds R] [--inputs DIR]\n"
                    "query() throughput from fake-claude vs cat through a pipe. Exit: 0 ok, "
                    "2 usage, 3 a run failed.\n";
       return 0;
@@ -117,15 +122,26 @@ int main(int argc, char** argv) {
       mib = std::stoul(argv[++i]);
     else if (a == "--rounds" && i + 1 < argc)
       rounds = std::stoi(argv[++i]);
+    else if (a == "--inputs" && i + 1 < argc)
+      inputs = argv[++i];
     else {
       std::cerr << "sdk-query-throughput: unknown argument " << a << "\n";
       return 2;
     }
   }
-  fs::path dir = fs::temp_directory_path() / ("sdk-tput-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
+  const bool keep_inputs = !inputs.empty();
+  const fs::path dir =
+      keep_inputs ? inputs : fs::temp_directory_path() / ("sdk-tput-" + std::to_string(::getpid()));
+  const auto clean_up = [&] {
+    if (!keep_inputs) fs::remove_all(dir);
+  };
   try {
-    std::size_t bytes = write_inputs(dir, mib << 20);
+    fs::create_directories(dir);
+    const bool reuse =
+        keep_inputs && fs::exists(dir / "scenario.ndjson") && fs::exists(dir / "session.ndjson");
+    const std::size_t bytes = reuse
+                                  ? static_cast<std::size_t>(fs::file_size(dir / "session.ndjson"))
+                                  : write_inputs(dir, mib << 20);
     for (int r = 0; r < rounds; ++r) {
       double cat_s = cat_seconds(dir / "session.ndjson");
       claude::sdk::Options o;
@@ -160,9 +176,9 @@ int main(int argc, char** argv) {
     }
   } catch (const std::exception& e) {
     std::cerr << "sdk-query-throughput: " << e.what() << "\n";
-    fs::remove_all(dir);
+    clean_up();
     return 3;
   }
-  fs::remove_all(dir);
+  clean_up();
   return 0;
 }
