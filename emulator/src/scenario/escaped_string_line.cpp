@@ -320,6 +320,76 @@ inline bool decode_escape(std::string_view body, std::size_t* at, char** out) {
   return true;
 }
 
+#if defined(CLAUDE_HARNESS_X86_SCAN)
+// For each set of kept bytes of an 8-byte half (bit i: byte i stays), the pshufb indices that
+// move them to the front in order; 0x80 (a zero byte) fills the rest.
+constexpr std::array<std::uint64_t, 256> kLeftPack = [] {
+  std::array<std::uint64_t, 256> table{};
+  for (unsigned keep = 0; keep < 256; ++keep) {
+    std::uint64_t indices = 0x8080808080808080ULL;
+    unsigned slot = 0;
+    for (unsigned i = 0; i < 8; ++i) {
+      if ((keep >> i & 1U) == 0) continue;
+      indices &= ~(std::uint64_t{0xFF} << (8 * slot));
+      indices |= std::uint64_t{i} << (8 * slot);
+      ++slot;
+    }
+    table[keep] = indices;
+  }
+  return table;
+}();
+
+// Decodes the 16 bytes `v` into `out` when every '\' among them starts a two-character escape
+// that ends among them, other than \\ and \uXXXX (\" \/ \b \f \n \r \t: the escapes of a JSON
+// line inside a JSON string), and no other '"' and no control byte is there. Returns the bytes
+// written (up to 16 are stored), or -1 when the block is not like that.
+__attribute__((target("ssse3,popcnt"))) int decode_simple_escapes(__m128i v, char* out) {
+  const __m128i backslash = equal(v, '\\');
+  const auto starts = static_cast<unsigned>(_mm_movemask_epi8(backslash));
+  // Each '\' escapes the byte after it, which must be a simple code in this block: a run of
+  // backslashes (a code '\') and a '\' in the last byte (a code in the next block) fail that test
+  // below, and go the byte-wise way.
+  const __m128i code_at = _mm_slli_si128(backslash, 1);
+  const unsigned codes = starts << 1;
+  const __m128i quote = equal(v, '"');
+  const __m128i b = equal(v, 'b');
+  const __m128i f = equal(v, 'f');
+  const __m128i n = equal(v, 'n');
+  const __m128i r = equal(v, 'r');
+  const __m128i t = equal(v, 't');
+  const __m128i simple =
+      _mm_or_si128(_mm_or_si128(_mm_or_si128(quote, equal(v, '/')), _mm_or_si128(b, f)),
+                   _mm_or_si128(_mm_or_si128(n, r), t));
+  if ((static_cast<unsigned>(_mm_movemask_epi8(simple)) & codes) != codes) return -1;
+  if ((static_cast<unsigned>(_mm_movemask_epi8(quote)) & ~codes) != 0) return -1;
+  if (_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v)) != 0) return -1;
+  // The letters of \b \f \n \r \t become their control bytes.
+  __m128i decoded = v;
+  const auto replace = [&](__m128i letter, char byte) {
+    const __m128i at = _mm_and_si128(letter, code_at);
+    decoded = _mm_or_si128(_mm_andnot_si128(at, decoded), _mm_and_si128(at, _mm_set1_epi8(byte)));
+  };
+  replace(b, '\b');
+  replace(f, '\f');
+  replace(n, '\n');
+  replace(r, '\r');
+  replace(t, '\t');
+  // Every byte but the backslashes stays, moved to the front of its half, half after half.
+  const unsigned keep = ~starts & 0xFFFFU;
+  const unsigned low = keep & 0xFFU;
+  const unsigned high = keep >> 8;
+  const auto indices = [](unsigned half) {
+    return _mm_cvtsi64_si128(static_cast<long long>(kLeftPack[half]));
+  };
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(out), _mm_shuffle_epi8(decoded, indices(low)));
+  const int low_bytes = __builtin_popcount(low);
+  const __m128i high_indices = _mm_add_epi8(indices(high), _mm_set1_epi8(8));
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(out + low_bytes),
+                   _mm_shuffle_epi8(decoded, high_indices));
+  return low_bytes + __builtin_popcount(high);
+}
+#endif
+
 }  // namespace
 
 bool is_json_string_body(std::string_view body) {
@@ -369,25 +439,38 @@ std::optional<std::string> decode_json_string_body(std::string_view body) {
 #if defined(CLAUDE_HARNESS_X86_SCAN)
   // 16 bytes at a time are copied whole; the output resumes at the first '\', '"' or control
   // byte among them, and only an escape may be there.
+  // A block of escapes of an embedded JSON line is decoded whole (decode_simple_escapes).
+  static const bool ssse3 = __builtin_cpu_supports("ssse3") && __builtin_cpu_supports("popcnt");
   __m128i high = _mm_setzero_si128();
   while (body.size() - at >= 16) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(body.data() + at));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out), v);
     high = _mm_or_si128(high, v);
     const __m128i special = _mm_or_si128(_mm_or_si128(equal(v, '\\'), equal(v, '"')),
                                          _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v));
     const auto stops = static_cast<unsigned>(_mm_movemask_epi8(special));
     if (stops == 0) {
-      at += 16;
-      out += 16;
+      // Past 16 plain bytes a long run is likely (a message's text): skip it 64 bytes at a time
+      // and copy it in one go.
+      const std::size_t run_end = skip_plain(body, at + 16, &non_ascii);
+      std::memcpy(out, body.data() + at, run_end - at);
+      out += run_end - at;
+      at = run_end;
       continue;
     }
+    if (ssse3) {
+      if (const int written = decode_simple_escapes(v, out); written >= 0) {
+        at += 16;
+        out += written;
+        continue;
+      }
+    }
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out), v);
     const auto plain = static_cast<std::size_t>(__builtin_ctz(stops));
     out += plain;
     at += plain;
     if (body[at] != '\\' || !decode_escape(body, &at, &out)) return std::nullopt;
   }
-  non_ascii = _mm_movemask_epi8(high) != 0;
+  non_ascii = non_ascii || _mm_movemask_epi8(high) != 0;
 #endif
   while (at < body.size()) {
     const auto c = static_cast<unsigned char>(body[at]);
