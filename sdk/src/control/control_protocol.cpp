@@ -177,7 +177,10 @@ struct ControlProtocol::Engine : std::enable_shared_from_this<ControlProtocol::E
   // ends (nullopt).
   std::optional<Work> lead() {
     for (;;) {
-      if (batch_open && !transport.has_buffered_line()) end_batch();
+      // Lines already buffered arrived with the read before them: the clock is read once per
+      // read from the CLI, not once per line.
+      const bool from_the_cli = !transport.has_buffered_line();
+      if (batch_open && from_the_cli) end_batch();
       ReadResult r = transport.read();
       if (auto* end = std::get_if<StreamEnd>(&r)) {
         finish(*end);
@@ -185,7 +188,7 @@ struct ControlProtocol::Engine : std::enable_shared_from_this<ControlProtocol::E
       }
       auto& line = std::get<InboundLine>(r);
       ++line_number;
-      touch();
+      if (from_the_cli) touch();
       if (fatal) continue;  // drain so the CLI never blocks on a full pipe
       if (line.oversized) {
         fail_fatal(std::make_exception_ptr(
