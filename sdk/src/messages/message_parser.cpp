@@ -7,10 +7,14 @@
 #include <limits>
 #include <optional>
 
+#include "claude/sdk/transport.hpp"
 #include "messages/json_slice.hpp"
 
 namespace claude::sdk {
 namespace {
+
+static_assert(InboundLine::kSpareCapacity >= simdjson::SIMDJSON_PADDING,
+              "a transport's line must be parsable where it lies");
 
 using simdjson::dom::element;
 using simdjson::dom::object;

@@ -238,10 +238,12 @@ struct SubprocessTransport::State {
       InboundLine line;
       line.size = e.size;
       line.partial = e.partial;
-      if (e.kind == LineEvent::Kind::oversized)
+      if (e.kind == LineEvent::Kind::oversized) {
         line.oversized = true;
-      else
+      } else {
+        line.text.reserve(e.text.size() + InboundLine::kSpareCapacity);
         line.text.assign(e.text);
+      }
       ready.push_back(std::move(line));
     };
     bool draining = closing.load();

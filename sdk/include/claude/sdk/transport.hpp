@@ -36,6 +36,10 @@ namespace claude::sdk {
 
 // One stdout line, without its '\n'.
 struct InboundLine {
+  // Spare capacity a transport leaves past the end of `text`: the message parser then reads the
+  // line where it lies instead of copying it into a padded buffer first.
+  static constexpr std::size_t kSpareCapacity = 64;
+
   std::string text;
   bool partial = false;    // the stream ended before this line's '\n'
   bool oversized = false;  // the line exceeded the cap and was dropped; `text` is empty
