@@ -437,9 +437,9 @@ std::optional<std::string> decode_json_string_body(std::string_view body) {
   std::size_t at = 0;
   bool non_ascii = false;
 #if defined(CLAUDE_HARNESS_X86_SCAN)
-  // 16 bytes at a time are copied whole; the output resumes at the first '\', '"' or control
-  // byte among them, and only an escape may be there.
-  // A block of escapes of an embedded JSON line is decoded whole (decode_simple_escapes).
+  // 16 bytes at a time: plain ones are copied whole, a block of an embedded JSON line's escapes
+  // is decoded whole (decode_simple_escapes), and any other block is copied up to its first '\',
+  // '"' or control byte, where only an escape may be.
   static const bool ssse3 = __builtin_cpu_supports("ssse3") && __builtin_cpu_supports("popcnt");
   __m128i high = _mm_setzero_si128();
   while (body.size() - at >= 16) {
