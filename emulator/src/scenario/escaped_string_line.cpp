@@ -56,12 +56,22 @@ __m128i equal(__m128i v, char c) {
   return _mm_cmpeq_epi8(v, _mm_set1_epi8(c));
 }
 
+// The bytes of `v` below 0x20.
+__m128i control_bytes(__m128i v) {
+  return _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v);
+}
+
+// The bytes of `v` a JSON string must not hold as they are: '\', '"' and control bytes.
+__m128i special_bytes(__m128i v) {
+  return _mm_or_si128(_mm_or_si128(equal(v, '\\'), equal(v, '"')), control_bytes(v));
+}
+
 // The '\', '"' and control bits of the 16 bytes at `p` into `bits`, shifted to `at`.
 void scan16(const char* p, unsigned at, BlockBits& bits) {
   const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
   bits.backslash |= bits16(equal(v, '\\')) << at;
   bits.quote |= bits16(equal(v, '"')) << at;
-  bits.control |= bits16(_mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v)) << at;
+  bits.control |= bits16(control_bytes(v)) << at;
   bits.high |= bits16(v) << at;
 }
 
@@ -116,8 +126,7 @@ bool any_special(const char* p, bool* non_ascii) {
   for (unsigned at = 0; at < 64; at += 16) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + at));
     high = _mm_or_si128(high, v);
-    any = _mm_or_si128(any, _mm_or_si128(_mm_or_si128(equal(v, '\\'), equal(v, '"')),
-                                         _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v)));
+    any = _mm_or_si128(any, special_bytes(v));
   }
   if (_mm_movemask_epi8(high) != 0) *non_ascii = true;
   return _mm_movemask_epi8(any) != 0;
@@ -303,17 +312,14 @@ inline bool decode_escape(std::string_view body, std::size_t* at, char** out) {
     *at = i + 2;
     return true;
   }
-  if (code != 'u') return false;
-  const auto unit = hex_unit(body, i + 2);
-  if (!unit || is_low_surrogate(*unit)) return false;
-  std::uint32_t cp = *unit;
+  // The validation's own rule for \uXXXX: a surrogate only as a high-low pair.
+  std::size_t low_u = std::string_view::npos;
+  if (code != 'u' || !check_unicode_escape(body, i + 1, low_u)) return false;
+  std::uint32_t cp = *hex_unit(body, i + 2);
   std::size_t next = i + 6;
-  if (is_high_surrogate(cp)) {
-    if (i + 12 > body.size() || body[i + 6] != '\\' || body[i + 7] != 'u') return false;
-    const auto low = hex_unit(body, i + 8);
-    if (!low || !is_low_surrogate(*low)) return false;
-    cp = 0x10000 + ((cp - 0xD800) << 10) + (*low - 0xDC00);
-    next = i + 12;
+  if (low_u != std::string_view::npos) {
+    cp = 0x10000 + ((cp - 0xD800) << 10) + (*hex_unit(body, low_u + 1) - 0xDC00);
+    next = low_u + 5;
   }
   *out = put_utf8(cp, *out);
   *at = next;
@@ -362,7 +368,7 @@ __attribute__((target("ssse3,popcnt"))) int decode_simple_escapes(__m128i v, cha
                    _mm_or_si128(_mm_or_si128(n, r), t));
   if ((static_cast<unsigned>(_mm_movemask_epi8(simple)) & codes) != codes) return -1;
   if ((static_cast<unsigned>(_mm_movemask_epi8(quote)) & ~codes) != 0) return -1;
-  if (_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v)) != 0) return -1;
+  if (_mm_movemask_epi8(control_bytes(v)) != 0) return -1;
   // The letters of \b \f \n \r \t become their control bytes.
   __m128i decoded = v;
   const auto replace = [&](__m128i letter, char byte) {
@@ -445,9 +451,7 @@ std::optional<std::string> decode_json_string_body(std::string_view body) {
   while (body.size() - at >= 16) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(body.data() + at));
     high = _mm_or_si128(high, v);
-    const __m128i special = _mm_or_si128(_mm_or_si128(equal(v, '\\'), equal(v, '"')),
-                                         _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v));
-    const auto stops = static_cast<unsigned>(_mm_movemask_epi8(special));
+    const auto stops = static_cast<unsigned>(_mm_movemask_epi8(special_bytes(v)));
     if (stops == 0) {
       // Past 16 plain bytes a long run is likely (a message's text): skip it 64 bytes at a time
       // and copy it in one go.

@@ -4,9 +4,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
-
-#include "claude/emulator/json_text.hpp"
 
 namespace claude::emulator {
 
@@ -23,7 +20,7 @@ PositionedFile::~PositionedFile() {
 std::unique_ptr<char[]> PositionedFile::read_quoted(std::uint64_t offset, std::size_t size) const {
   if (offset == 0) return nullptr;  // a literal always follows its opening quote
   const std::size_t wanted = size + 2;
-  auto out = std::make_unique_for_overwrite<char[]>(wanted + kJsonPadding);
+  auto out = std::make_unique_for_overwrite<char[]>(wanted);
   std::size_t done = 0;
   while (done < wanted) {
     const ssize_t n =
@@ -32,7 +29,6 @@ std::unique_ptr<char[]> PositionedFile::read_quoted(std::uint64_t offset, std::s
     if (n <= 0) return nullptr;
     done += static_cast<std::size_t>(n);
   }
-  std::memset(out.get() + wanted, 0, kJsonPadding);
   return out;
 }
 

@@ -27,9 +27,8 @@ class PositionedFile {
   PositionedFile& operator=(const PositionedFile&) = delete;
 
   // Reads the `size` bytes at `offset` with the byte before and the byte after them (a string
-  // literal's quotes) into a new buffer, followed by kJsonPadding zero bytes, so that
-  // the literal, [1, 1 + size), can be decoded where it lies. nullptr when
-  // the file no longer holds those bytes. Only the padding is cleared: the rest is read over.
+  // literal's quotes) into a new buffer of size + 2 bytes; nullptr when the file no longer holds
+  // those bytes.
   [[nodiscard]] std::unique_ptr<char[]> read_quoted(std::uint64_t offset, std::size_t size) const;
 
  private:
