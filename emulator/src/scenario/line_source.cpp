@@ -5,23 +5,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstdint>
-#include <cstring>
+#include <thread>
 #include <vector>
 
+#include "back_half_reader.hpp"
 #include "claude/emulator/json_text.hpp"
+#include "file_blocks.hpp"
 
 namespace claude::emulator::detail {
 namespace {
-
-sdk::LineBufferOptions file_options() {
-  sdk::LineBufferOptions options;
-  options.max_line_bytes = kMaxFileLineBytes;
-  options.skip_blank = false;
-  return options;
-}
 
 class FileDescriptor {
  public:
@@ -37,10 +31,6 @@ class FileDescriptor {
   int fd_;
 };
 
-std::string error_text(std::string_view what) {
-  return std::string(what) + ": " + std::strerror(errno);
-}
-
 // What kind of file cannot be read as a scenario: devices and sockets never end (/dev/zero,
 // a terminal) or cannot be opened at all.
 const char* unreadable_kind(mode_t mode) {
@@ -50,80 +40,61 @@ const char* unreadable_kind(mode_t mode) {
   return nullptr;
 }
 
-// Where the slice of a block being fed lies; begin == nullptr between slices.
-struct Slice {
-  const char* begin = nullptr;
-  const char* end = nullptr;
-  std::uint64_t offset = 0;  // in the file, of `begin`
-
-  // The offset in the file of `event`'s text when it is a complete line inside the slice.
-  [[nodiscard]] std::optional<std::uint64_t> offset_of(const sdk::LineEvent& event) const {
-    if (begin == nullptr || event.kind != sdk::LineEvent::Kind::line) return std::nullopt;
-    const auto at = reinterpret_cast<std::uintptr_t>(event.text.data());
-    const auto first = reinterpret_cast<std::uintptr_t>(begin);
-    if (at < first || at + event.text.size() > reinterpret_cast<std::uintptr_t>(end)) {
-      return std::nullopt;  // a line the LineBuffer put together from pieces: its own copy
-    }
-    return offset + (at - first);
-  }
-};
-
-// Blocks of a regular file: a small file gets a block of its size (start-up touches no more
-// pages than it needs: each first touch is a page fault, dear on a VM), a large one 1 MiB; a block
-// is doubled while a line does not fit, up to kMaxBlockBytes (twice claude-tee's largest piece).
-// Pipes are read in chunks of kPipeChunkBytes.
-constexpr std::size_t kSmallBlockBytes = std::size_t{4} << 10;
+// Pipes are read in chunks of this size.
 constexpr std::size_t kPipeChunkBytes = std::size_t{64} << 10;
-constexpr std::size_t kBlockBytes = std::size_t{1} << 20;
-constexpr std::size_t kMaxBlockBytes = std::size_t{16} << 20;
 
-// Reads the regular file `fd` from its start and feeds `buffer` slices of each block that end just
-// after a '\n', so that every complete line is a view into the block, followed by at least
-// kJsonPadding bytes of it, while `slice` says where it lies. A line longer than the largest
-// block is fed in pieces (the LineBuffer copies it). Returns an error text when a read fails.
-std::optional<std::string> read_regular(int fd, std::size_t file_size, sdk::LineBuffer& buffer,
-                                        const bool& go_on, Slice& slice,
-                                        std::function<void(const sdk::LineEvent&)>& deliver) {
-  std::size_t capacity = std::clamp(file_size + 1, kSmallBlockBytes - kJsonPadding, kBlockBytes);
-  std::vector<char> block(capacity + kJsonPadding);
-  std::uint64_t block_offset = 0;  // in the file, of block[0]
-  std::size_t filled = 0;
-  bool at_end = false;
-  while (go_on) {
-    while (!at_end && filled < capacity) {
-      const ssize_t got = ::read(fd, block.data() + filled, capacity - filled);
-      if (got < 0 && errno == EINTR) continue;
-      if (got < 0) return error_text("read error");
-      if (got == 0) at_end = true;
-      filled += static_cast<std::size_t>(got);
+// Reads `size` bytes at `offset`; false at a read error or the end of the file.
+bool read_exactly(int fd, char* out, std::size_t size, std::uint64_t offset) {
+  for (std::size_t done = 0; done < size;) {
+    const ssize_t got = ::pread(fd, out + done, size - done, static_cast<off_t>(offset + done));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) {
+      if (got == 0) errno = EIO;
+      return false;
     }
-    std::size_t end = filled;
-    if (!at_end) {
-      const void* last_newline = ::memrchr(block.data(), '\n', filled);
-      if (last_newline == nullptr && capacity < kMaxBlockBytes) {
-        capacity *= 2;
-        block.resize(capacity + kJsonPadding);
-        continue;
-      }
-      if (last_newline != nullptr) {
-        end = static_cast<std::size_t>(static_cast<const char*>(last_newline) - block.data()) + 1;
-      }
-    }
-    slice = Slice{block.data(), block.data() + end, block_offset};
-    buffer.feed(std::string_view(block.data(), end), deliver);
-    slice = Slice{};
-    std::memmove(block.data(), block.data() + end, filled - end);
-    block_offset += end;
-    filled -= end;
-    if (at_end && filled == 0) break;
+    done += static_cast<std::size_t>(got);
   }
-  if (go_on) buffer.finish(deliver);
-  return std::nullopt;
+  return true;
+}
+
+// Reads the front half of a large file, then hands the sink the lines a BackHalfReader read
+// meanwhile, then reads on from where that reader stopped, if it did.
+std::optional<std::string> read_split(int fd, std::uint64_t file_size, BackHalfReader& back,
+                                      sdk::LineBuffer& buffer, bool& go_on, Slice& slice,
+                                      LineDelivery& deliver, std::size_t& line_no,
+                                      const MatchedLineSink& sink,
+                                      const std::function<bool()>& takes_strings_alone) {
+  if (auto error =
+          read_file_blocks(fd, 0, back.begin(), back.begin(), buffer, go_on, slice, deliver)) {
+    return error;
+  }
+  if (!go_on) return std::nullopt;
+  BackHalfReader::Lines ahead = back.join();
+  std::vector<char> reread;
+  for (const AheadLine& line : ahead.lines) {
+    if (!go_on) return std::nullopt;
+    sdk::LineEvent event = line.event;
+    event.text = line.text();
+    if (line.in_file && line.in_file->escaped && !takes_strings_alone()) {
+      // The sink wants this line's text after all (a raw line before the header).
+      reread.assign(line.text_size + kJsonPadding, '\0');
+      if (!read_exactly(fd, reread.data(), line.text_size, line.in_file->offset)) {
+        return error_text("read error");
+      }
+      event.text = std::string_view(reread.data(), line.text_size);
+    }
+    go_on = sink(++line_no, event, line.in_file ? &*line.in_file : nullptr);
+  }
+  if (ahead.error) return ahead.error;
+  if (!go_on || !ahead.resume_at) return std::nullopt;
+  return read_file_blocks(fd, *ahead.resume_at, std::nullopt, file_size - *ahead.resume_at, buffer,
+                          go_on, slice, deliver);
 }
 
 std::optional<std::string> read_lines(const std::filesystem::path& path,
                                       const MatchedLineSink& sink,
-                                      std::shared_ptr<const PositionedFile>* kept) {
+                                      std::shared_ptr<const PositionedFile>* kept,
+                                      const std::function<bool()>& takes_strings_alone) {
   // O_NONBLOCK: opening a FIFO without a writer would block forever otherwise.
   const FileDescriptor file(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
   if (file.get() < 0) return error_text("cannot open");
@@ -136,20 +107,20 @@ std::optional<std::string> read_lines(const std::filesystem::path& path,
   const bool pipe = S_ISFIFO(status.st_mode);
   if (!pipe) ::fcntl(file.get(), F_SETFL, ::fcntl(file.get(), F_GETFL) & ~O_NONBLOCK);
 
-  sdk::LineBuffer buffer(file_options());
+  sdk::LineBuffer buffer(file_line_options());
   std::size_t line_no = 0;
   bool go_on = true;
   Slice slice;
   // Lines are matched, and their place told, only when a step may read them back from the file.
   bool positioned = false;
-  std::function<void(const sdk::LineEvent&)> deliver = [&](const sdk::LineEvent& event) {
+  LineDelivery deliver = [&](const sdk::LineEvent& event) {
     if (!go_on) return;
     const auto offset = positioned ? slice.offset_of(event) : std::nullopt;
     if (!offset) {
       go_on = sink(++line_no, event, nullptr);
       return;
     }
-    const FileLine line{*offset, match_escaped_string_line(event.text)};
+    const FileLine line = match_file_line(*offset, event.text);
     go_on = sink(++line_no, event, &line);
   };
   if (!pipe) {
@@ -157,8 +128,16 @@ std::optional<std::string> read_lines(const std::filesystem::path& path,
       *kept = PositionedFile::keep(file.get());
       positioned = *kept != nullptr;  // without a spare descriptor, steps keep decoded copies
     }
-    return read_regular(file.get(), static_cast<std::size_t>(status.st_size), buffer, go_on, slice,
-                        deliver);
+    const auto file_size = static_cast<std::uint64_t>(status.st_size);
+    if (positioned && takes_strings_alone && file_size >= kSplitFileBytes &&
+        std::thread::hardware_concurrency() >= 2) {
+      if (auto back = BackHalfReader::start(file.get(), file_size)) {
+        return read_split(file.get(), file_size, *back, buffer, go_on, slice, deliver, line_no,
+                          sink, takes_strings_alone);
+      }
+    }
+    return read_file_blocks(file.get(), 0, std::nullopt, static_cast<std::size_t>(file_size),
+                            buffer, go_on, slice, deliver);
   }
   std::vector<char> chunk(kPipeChunkBytes);
   std::size_t total = 0;
@@ -204,17 +183,34 @@ std::optional<std::string> for_each_file_line(const std::filesystem::path& path,
       [&](std::size_t line_no, const sdk::LineEvent& event, const FileLine*) {
         return sink(line_no, event);
       },
-      nullptr);
+      nullptr, nullptr);
 }
 
-std::optional<std::string> for_each_matched_file_line(const std::filesystem::path& path,
-                                                      const MatchedLineSink& sink,
-                                                      std::shared_ptr<const PositionedFile>* file) {
-  return read_lines(path, sink, file);
+std::optional<std::string> for_each_matched_file_line(
+    const std::filesystem::path& path, const MatchedLineSink& sink,
+    std::shared_ptr<const PositionedFile>* file, const std::function<bool()>& takes_strings_alone) {
+  return read_lines(path, sink, file, takes_strings_alone);
+}
+
+FileLine match_file_line(std::uint64_t offset, std::string_view text) {
+  FileLine line{offset, std::nullopt};
+  if (const auto match = match_escaped_string_line(text)) {
+    line.escaped = FileString{
+        match->key, offset + static_cast<std::uint64_t>(match->literal.data() - text.data()),
+        match->literal.size()};
+  }
+  return line;
+}
+
+sdk::LineBufferOptions file_line_options() {
+  sdk::LineBufferOptions options;
+  options.max_line_bytes = kMaxFileLineBytes;
+  options.skip_blank = false;
+  return options;
 }
 
 void for_each_text_line(std::string_view text, const LineSink& sink) {
-  sdk::LineBuffer buffer(file_options());
+  sdk::LineBuffer buffer(file_line_options());
   std::size_t line_no = 0;
   bool go_on = true;
   auto deliver = [&](const sdk::LineEvent& event) {

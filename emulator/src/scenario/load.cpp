@@ -26,8 +26,9 @@ class Loader {
             const detail::FileLine* in_file = nullptr) {
     if (auto* scenario = std::get_if<detail::ScenarioParser>(&parser_);
         scenario && in_file && in_file->escaped) {
-      scenario->escaped_step(line_no, in_file->escaped->key,
-                             left_in_file(*in_file, event.text, in_file->escaped->literal));
+      const detail::FileString& string = *in_file->escaped;
+      scenario->escaped_step(line_no, string.key,
+                             EscapedText{source_, string.literal_offset, string.literal_size});
       return true;
     }
     if (event.kind == sdk::LineEvent::Kind::oversized) {
@@ -73,6 +74,12 @@ class Loader {
     }
     std::get<detail::ScenarioParser>(parser_).step(line_no, std::move(value));
     return true;
+  }
+
+  // Whether a raw/stderr line lying in the file is a step without its text: once the header has
+  // made this a scenario.
+  [[nodiscard]] bool takes_strings_alone() const {
+    return std::holds_alternative<detail::ScenarioParser>(parser_);
   }
 
   // The file the next lines are read from (set before the first line).
@@ -133,7 +140,7 @@ LoadResult load_scenario_file(const std::filesystem::path& path) {
       [&](std::size_t n, const sdk::LineEvent& e, const detail::FileLine* in_file) {
         return loader.line(n, e, in_file);
       },
-      loader.file());
+      loader.file(), [&] { return loader.takes_strings_alone(); });
   return loader.finish(std::move(io_error));
 }
 
