@@ -24,6 +24,7 @@ std::unique_ptr<Transport> make_subprocess(const Options& o) {
   so.on_stderr_line = o.on_stderr;
   so.grace = o.close_grace;
   so.term_wait = o.term_wait;
+  so.lend_lines = true;  // next_message() copies each line, on the consumer's thread
   return std::make_unique<SubprocessTransport>(std::move(launch), std::move(so));
 }
 
@@ -248,7 +249,7 @@ void Session::consider_run_end(const Message& message) {
 void Session::on_message(Message&& message) {
   consider_run_end(message);
   if (const auto* s = message.get_if<SystemMessage>(); s && s->sdk_host_only) return;
-  const std::size_t bytes = message.line().size();
+  const std::size_t bytes = message.line_size();
   std::unique_lock lock(queue_mutex_);
   queue_.push_back(std::move(message));
   const std::size_t queued = queued_bytes_.fetch_add(bytes) + bytes;
@@ -333,7 +334,9 @@ void Session::on_end(std::exception_ptr error) {
 std::optional<Message> Session::next_message() {
   if (taken_next_ == taken_.size() && !take_batch()) return std::nullopt;
   Message m = std::move(taken_[taken_next_++]);
-  release(m.line().size());
+  // A line lent by the transport is copied here, on the consumer's thread, not the reader's.
+  m.own_line();
+  release(m.line_size());
   return m;
 }
 

@@ -195,18 +195,22 @@ struct ControlProtocol::Engine : std::enable_shared_from_this<ControlProtocol::E
             MessageParseError(line_number, line.size, config.max_line_bytes)));
         continue;
       }
-      std::size_t first = line.text.find_first_not_of(" \t\r");
-      if (first == std::string::npos || line.text[first] != '{') {
-        if (listener.on_noise) listener.on_noise(line.text);
+      const std::string_view text = line.view();
+      std::size_t first = text.find_first_not_of(" \t\r");
+      if (first == std::string::npos || text[first] != '{') {
+        if (listener.on_noise) listener.on_noise(text);
         continue;
       }
-      ParseResult parsed = parser.parse_moving(std::move(line.text));
+      // On a ParseError the line is left where it was, lent or not.
+      ParseResult parsed = line.lender ? parser.parse_lent(text, std::move(line.lender))
+                                       : parser.parse_moving(std::move(line.text));
       if (auto* err = std::get_if<ParseError>(&parsed)) {
         if (line.partial) {
           // A truncated last line (the CLI died mid-write) is not a frame; keep it visible.
-          if (listener.on_noise) listener.on_noise(line.text);
+          if (listener.on_noise) listener.on_noise(line.view());
         } else {
-          fail_fatal(std::make_exception_ptr(MessageParseError(*err, line_number, line.text)));
+          fail_fatal(std::make_exception_ptr(
+              MessageParseError(*err, line_number, std::string(line.view()))));
         }
         continue;
       }

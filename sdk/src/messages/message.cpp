@@ -53,6 +53,21 @@ std::string_view to_string(MessageType type) noexcept {
 Message::Message(std::string line, MessageBody body)
     : line_(std::move(line)), body_(std::move(body)) {}
 
+Message::Message(std::string_view line, std::shared_ptr<const void> lender, MessageBody body)
+    : lent_(line), lender_(std::move(lender)), body_(std::move(body)) {
+  if (!lender_) {
+    line_.assign(line);
+    lent_ = {};
+  }
+}
+
+void Message::own_line() const {
+  if (!lender_) return;
+  line_.assign(lent_);
+  lent_ = {};
+  lender_.reset();
+}
+
 MessageType Message::type() const noexcept {
   // The variant's alternatives are declared in MessageType order.
   return static_cast<MessageType>(body_.index());
@@ -65,7 +80,7 @@ std::string_view Message::type_name() const noexcept {
 
 const nlohmann::json& Message::json() const {
   if (!json_) {
-    json_ = std::make_shared<const nlohmann::json>(detail::read_json(line_));
+    json_ = std::make_shared<const nlohmann::json>(detail::read_json(line()));
   }
   return *json_;
 }

@@ -668,20 +668,26 @@ MessageParser::MessageParser(MessageParser&&) noexcept = default;
 MessageParser& MessageParser::operator=(MessageParser&&) noexcept = default;
 
 ParseResult MessageParser::parse(std::string_view line) {
-  return parse_line(line, nullptr, true);
+  return parse_line(line, {}, true);
 }
 
 ParseResult MessageParser::parse_moving(std::string&& line) {
-  return parse_line(line, &line, true);
+  return parse_line(line, {.owned = &line}, true);
 }
 
-ParseResult MessageParser::parse_line(std::string_view line, std::string* owned,
+ParseResult MessageParser::parse_lent(std::string_view line, std::shared_ptr<const void>&& lender) {
+  return parse_line(line, {.lender = &lender}, true);
+}
+
+ParseResult MessageParser::parse_line(std::string_view line, LineStorage storage,
                                       bool allow_number_fallback) {
   try {
     element root;
     // A line whose storage has simdjson's padding spare is parsed where it is, not copied first.
     const bool padded =
-        owned != nullptr && owned->capacity() - owned->size() >= simdjson::SIMDJSON_PADDING;
+        storage.lender != nullptr ||
+        (storage.owned != nullptr &&
+         storage.owned->capacity() - storage.owned->size() >= simdjson::SIMDJSON_PADDING);
     auto error =
         state_->dom.parse(line.data(), line.size(), /*realloc_if_needed=*/!padded).get(root);
     if (allow_number_fallback &&
@@ -690,7 +696,7 @@ ParseResult MessageParser::parse_line(std::string_view line, std::string* owned,
       // doubles, and type the message from that normalised text. The original line is kept.
       auto value = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
       if (value.is_discarded()) return make_error(ParseError::Kind::not_json, "", "bad number");
-      auto typed = parse_line(value.dump(), nullptr, false);
+      auto typed = parse_line(value.dump(), {}, false);
       if (auto* message = std::get_if<Message>(&typed)) {
         return Message(std::string(line), message->body());
       }
@@ -710,8 +716,13 @@ ParseResult MessageParser::parse_line(std::string_view line, std::string* owned,
     const detail::JsonTokens tokens{line, stage1.structural_indexes.get(),
                                     stage1.n_structural_indexes};
     MessageBody body = parse_body(type, obj, tokens);
+    if (storage.lender != nullptr) {
+      return ParseResult(std::in_place_type<Message>, line, std::move(*storage.lender),
+                         std::move(body));
+    }
     return ParseResult(std::in_place_type<Message>,
-                       owned != nullptr ? std::move(*owned) : std::string(line), std::move(body));
+                       storage.owned != nullptr ? std::move(*storage.owned) : std::string(line),
+                       std::move(body));
   } catch (const FieldFault& fault) {
     return make_error(fault.kind, fault.field);
   } catch (const std::bad_alloc&) {

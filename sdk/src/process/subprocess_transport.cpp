@@ -21,6 +21,7 @@
 
 #include "claude/sdk/line_buffer.hpp"
 #include "process/child_process.hpp"
+#include "process/lending_buffers.hpp"
 #include "process/marker_eraser.hpp"
 #include "threads/sigpipe.hpp"
 
@@ -141,6 +142,10 @@ struct SubprocessTransport::State {
   LineBuffer stdout_lines;
   std::deque<InboundLine> ready;
   std::string chunk;
+  process::LendingBuffers lending{kReadChunk, InboundLine::kSpareCapacity};
+  // While the lines of a read into a lending buffer are delivered: that buffer and its bytes.
+  std::shared_ptr<const void> lender;
+  std::string_view lent_bytes;
   std::optional<StreamEnd> end;
   std::optional<process::MarkerEraser> eraser;  // from the moment the wake marker may be in stdout
   std::string erased;
@@ -240,6 +245,10 @@ struct SubprocessTransport::State {
       line.partial = e.partial;
       if (e.kind == LineEvent::Kind::oversized) {
         line.oversized = true;
+      } else if (lender && e.text.data() >= lent_bytes.data() &&
+                 e.text.data() + e.text.size() <= lent_bytes.data() + lent_bytes.size()) {
+        line.lent = e.text;
+        line.lender = lender;
       } else {
         line.text.reserve(e.text.size() + InboundLine::kSpareCapacity);
         line.text.assign(e.text);
@@ -261,9 +270,18 @@ struct SubprocessTransport::State {
           if (events[i].data.fd == wake_read) draining = true;
         }
       }
-      ssize_t n = ::read(stdout_fd, chunk.data(), chunk.size());
+      const std::shared_ptr<char[]>* buffer = options.lend_lines ? lending.free_buffer() : nullptr;
+      char* into = buffer != nullptr ? buffer->get() : chunk.data();
+      ssize_t n = ::read(stdout_fd, into, kReadChunk);
       if (n > 0) {
-        feed_stdout(std::string_view(chunk.data(), static_cast<std::size_t>(n)), deliver);
+        const std::string_view data(into, static_cast<std::size_t>(n));
+        // A small read's lines are copied: lent, a few bytes would hold a whole buffer.
+        if (buffer != nullptr && data.size() >= kReadChunk / 2) {
+          lender = *buffer;
+          lent_bytes = data;
+        }
+        feed_stdout(data, deliver);
+        lender.reset();
         return true;
       }
       if (n < 0 && errno == EINTR) continue;

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <future>
 #include <mutex>
 #include <optional>
@@ -158,6 +159,59 @@ TEST(SubprocessTransportTest, OversizedAndPartialLinesAreFlagged) {
   EXPECT_EQ(lines[1].text, "ok");
   EXPECT_TRUE(lines[2].partial);
   EXPECT_EQ(lines[2].text, "tail");
+}
+
+// With lend_lines, the lines of a large read are views into the read buffer, held by the line.
+// Lines kept across many reads stay intact: a held buffer is never read into again (when all are
+// held, lines are copied).
+TEST(SubprocessTransportTest, LentLinesStayIntactWhileHeldAcrossReads) {
+  for (const bool lend : {true, false}) {
+    SCOPED_TRACE(lend ? "lending" : "copying");
+    SubprocessOptions o;
+    o.lend_lines = lend;
+    // 48,000 lines of 100 bytes: about 4.6 MiB, many 1 MiB reads.
+    SubprocessTransport t(
+        sh("awk 'BEGIN { for (i = 0; i < 48000; i++) printf \"%06d %093d\\n\", i, i }'"), o);
+    t.connect();
+    std::this_thread::sleep_for(300ms);  // the first read then finds the pipe full
+    std::vector<InboundLine> lines;
+    for (;;) {
+      ReadResult r = t.read();
+      if (std::holds_alternative<StreamEnd>(r)) break;
+      lines.push_back(std::get<InboundLine>(std::move(r)));
+    }
+    ASSERT_EQ(lines.size(), 48000u);
+    std::size_t lent = 0;
+    char expected[128];
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      std::snprintf(expected, sizeof expected, "%06zu %093zu", i, i);
+      ASSERT_EQ(lines[i].view(), expected) << "line " << i;
+      if (lines[i].lender) {
+        ++lent;
+        EXPECT_TRUE(lines[i].text.empty());
+      }
+    }
+    if (lend) {
+      EXPECT_GT(lent, 5000u);         // at least the first read's lines
+      EXPECT_LT(lent, lines.size());  // held buffers are not read into: the rest were copied
+    } else {
+      EXPECT_EQ(lent, 0u);
+    }
+  }
+}
+
+// A small read's lines are copied even when lending: lent, a few bytes would hold a whole buffer.
+TEST(SubprocessTransportTest, LinesOfASmallReadAreNotLent) {
+  SubprocessOptions o;
+  o.lend_lines = true;
+  SubprocessTransport t(sh("echo one; echo two"), o);
+  t.connect();
+  for (;;) {
+    ReadResult r = t.read();
+    if (std::holds_alternative<StreamEnd>(r)) break;
+    EXPECT_EQ(std::get<InboundLine>(r).lender, nullptr);
+    EXPECT_FALSE(std::get<InboundLine>(r).text.empty());
+  }
 }
 
 TEST(SubprocessTransportTest, CloseLetsAWellBehavedChildExitOnEof) {

@@ -70,6 +70,11 @@ struct SubprocessOptions {
   // cannot reopen the pipe (checked at connect): epoll_wait on stdout and a private wake-up pipe
   // before each read.
   bool blocking_stdout_reads = true;
+  // Lines of a large read (half a read buffer or more) are lent from the read buffer
+  // (InboundLine::lent) instead of copied, so the thread that keeps a line copies it, not the
+  // reading thread. A lent line holds its read buffer (1 MiB) until it is dropped; up to
+  // four buffers are reused, and when all four are held, lines are copied again.
+  bool lend_lines = false;
 };
 
 class SubprocessTransport final : public Transport {
