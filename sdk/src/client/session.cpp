@@ -36,6 +36,12 @@ bool is_terminal_task_status(const std::string& s) {
   return s == "completed" || s == "failed" || s == "stopped" || s == "killed";
 }
 
+// How long the reader, at the cap, waits while one of our writes is under way before it reads on:
+// longer than a write that does not block takes, scheduling delays included (the consumer may lose
+// its CPU to the CLI it just woke before it counts the write as done), and short enough for a
+// write that blocks on a CLI that is itself waiting for us to read its stdout.
+constexpr auto kWriteGrace = std::chrono::milliseconds(50);
+
 // A waiting consumer is woken at the end of each batch of lines; within a long batch (a transport
 // that buffers a lot, or none that reports its buffer) also after this many bytes, so it can work
 // while the reader goes on.
@@ -47,19 +53,23 @@ std::size_t wake_bytes_for(std::size_t cap) {
 
 }  // namespace
 
-// Runs one write of ours to the CLI's stdin; the reader does not wait for room meanwhile.
+// Runs one write of ours to the CLI's stdin; a reader waiting for room meanwhile waits at most
+// kWriteGrace (wait_for_room).
 template <class Write>
 auto Session::writing(Write&& write) {
   {
     std::lock_guard lock(queue_mutex_);
     ++writes_in_progress_;
   }
-  room_cv_.notify_one();  // a reader waiting for room reads on while we write
+  room_cv_.notify_one();  // a reader waiting for room starts its grace period
   struct Done {
     Session& session;
     ~Done() {
-      std::lock_guard lock(session.queue_mutex_);
-      --session.writes_in_progress_;
+      {
+        std::lock_guard lock(session.queue_mutex_);
+        if (--session.writes_in_progress_ == 0) session.read_through_writes_ = false;
+      }
+      session.room_cv_.notify_one();  // a reader in its grace period waits as usual again
     }
   } done{*this};
   return write();
@@ -295,7 +305,12 @@ void Session::wait_for_room(std::unique_lock<std::mutex>& lock) {
     reader_waiting_.store(true);
     if (queued_bytes_.load() <= low_water) break;
     ++stats_.reader_waits;
-    room_cv_.wait(lock);
+    if (writes_in_progress_ == 0) {
+      room_cv_.wait(lock);
+    } else if (room_cv_.wait_for(lock, kWriteGrace) == std::cv_status::timeout &&
+               writes_in_progress_ > 0) {
+      read_through_writes_ = true;  // the write may be waiting for us: read on until it ends
+    }
   }
   reader_waiting_.store(false);
 }
@@ -303,9 +318,10 @@ void Session::wait_for_room(std::unique_lock<std::mutex>& lock) {
 // queue_mutex_ held. An answer to one of our requests is somewhere behind the queued lines; a
 // reader that stopped would never get to it. A CLI blocked on its full stdout pipe may stop reading
 // its stdin (Node writes to a pipe synchronously), so a write of ours can block until the reader
-// reads on; when the writer is the consumer, a waiting reader would wait for ever.
+// reads on; when the writer is the consumer, a waiting reader would wait for ever: once a write
+// has outlasted kWriteGrace, the reader reads on until no write is under way.
 bool Session::reader_may_wait() {
-  if (abandoned_ || writes_in_progress_ > 0) return false;
+  if (abandoned_ || read_through_writes_) return false;
   std::erase_if(outbound_, [](const PendingControl& p) { return p.ready(); });
   return outbound_.empty();
 }
@@ -333,10 +349,11 @@ void Session::on_end(std::exception_ptr error) {
 
 std::optional<Message> Session::next_message() {
   if (taken_next_ == taken_.size() && !take_batch()) return std::nullopt;
-  Message m = std::move(taken_[taken_next_++]);
+  // Moved once, into the optional the caller gets (a Message is over 600 bytes).
+  std::optional<Message> m(std::in_place, std::move(taken_[taken_next_++]));
   // A line lent by the transport is copied here, on the consumer's thread, not the reader's.
-  m.own_line();
-  release(m.line_size());
+  m->own_line();
+  release(m->line_size());
   return m;
 }
 

@@ -9,8 +9,9 @@
 // buffered) or every `wake_bytes_`, not per message. When the queue holds
 // Options::max_queued_message_bytes the reader waits until the consumer has taken half of it
 // (backpressure down to the CLI's pipe); it never waits while one of our control requests awaits
-// its answer (the reader must read it), while we write to the CLI's stdin (a CLI blocked on stdout
-// may not read it), nor after close().
+// its answer (the reader must read it), nor after close(); while we write to the CLI's stdin it
+// waits only briefly (a CLI blocked on stdout may not read its stdin, and the write may be what the
+// consumer is busy with).
 #pragma once
 
 #include <atomic>
@@ -96,7 +97,8 @@ class Session {
   bool unsignalled_ = false;
   bool consumer_waiting_ = false;
   bool abandoned_ = false;                // close() ran: the reader never waits again
-  int writes_in_progress_ = 0;            // ours to the CLI's stdin: the reader never waits
+  bool read_through_writes_ = false;      // a write outlasted kWriteGrace: read on until none
+  int writes_in_progress_ = 0;            // ours to the CLI's stdin (see wait_for_room)
   std::vector<PendingControl> outbound_;  // our control requests; pruned when answered
   MessageQueueStats stats_;
   bool ended_ = false;

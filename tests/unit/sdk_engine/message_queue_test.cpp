@@ -28,21 +28,15 @@ std::unique_ptr<InMemoryTransport> answering_every_request() {
   return answering_requests([](const std::string&) { return true; });
 }
 
-// Plays a CLI blocked on its full stdout pipe, as Node is (it writes to a pipe synchronously): a
-// user message written to it goes through only once the SDK has read every line it had written.
-class StdoutBoundCli final : public Transport {
+// A CLI that delays a user message written to it: `before_user_message` runs first.
+class DelayingCli final : public Transport {
  public:
-  explicit StdoutBoundCli(std::unique_ptr<InMemoryTransport> inner) : inner_(std::move(inner)) {}
+  DelayingCli(std::unique_ptr<InMemoryTransport> inner,
+              std::function<void(const InMemoryTransport&)> before_user_message)
+      : inner_(std::move(inner)), before_user_message_(std::move(before_user_message)) {}
   void connect() override { inner_->connect(); }
   void write(std::string_view frame) override {
-    if (frame.find(R"("type":"user")") != std::string_view::npos) {
-      const auto deadline = Clock::now() + 5s;
-      while (inner_->has_buffered_line()) {
-        if (Clock::now() > deadline)
-          throw ConnectionError("test CLI: stdin blocked for 5 s; the SDK stopped reading stdout");
-        std::this_thread::sleep_for(1ms);
-      }
-    }
+    if (frame.find(R"("type":"user")") != std::string_view::npos) before_user_message_(*inner_);
     inner_->write(frame);
   }
   ReadResult read() override { return inner_->read(); }
@@ -53,7 +47,28 @@ class StdoutBoundCli final : public Transport {
 
  private:
   std::unique_ptr<InMemoryTransport> inner_;
+  std::function<void(const InMemoryTransport&)> before_user_message_;
 };
+
+// Plays a CLI blocked on its full stdout pipe, as Node is (it writes to a pipe synchronously): a
+// user message written to it goes through only once the SDK has read every line it had written.
+std::unique_ptr<Transport> stdout_bound(std::unique_ptr<InMemoryTransport> inner) {
+  return std::make_unique<DelayingCli>(std::move(inner), [](const InMemoryTransport& cli) {
+    const auto deadline = Clock::now() + 5s;
+    while (cli.has_buffered_line()) {
+      if (Clock::now() > deadline)
+        throw ConnectionError("test CLI: stdin blocked for 5 s; the SDK stopped reading stdout");
+      std::this_thread::sleep_for(1ms);
+    }
+  });
+}
+
+// Plays a CLI whose stdin takes a while to accept a user message without being blocked on its
+// stdout, as a consumer that loses its CPU to the CLI it has just woken looks to the reader.
+std::unique_ptr<Transport> slow_stdin(std::unique_ptr<InMemoryTransport> inner) {
+  return std::make_unique<DelayingCli>(
+      std::move(inner), [](const InMemoryTransport&) { std::this_thread::sleep_for(20ms); });
+}
 
 // Assistant lines whose texts are "<index> xxx…", `first` to `first + count - 1`.
 std::vector<std::string> numbered_lines(int first, int count) {
@@ -215,12 +230,29 @@ TEST(SessionQueueTest, AControlCallFromTheConsumerWhileTheQueueIsFullIsAnsweredA
 TEST(SessionQueueTest, AMessageFromTheConsumerToACliBlockedOnStdoutGoesThrough) {
   auto owned = answering_every_request();
   InMemoryTransport& cli = *owned;
-  Client client(capped(kCap), std::make_unique<StdoutBoundCli>(std::move(owned)));
+  Client client(capped(kCap), stdout_bound(std::move(owned)));
   client.connect();
   cli.push_lines(numbered_lines(0, 1000));
   ASSERT_TRUE(eventually([&] { return client.message_queue_stats().reader_waits > 0; }));
   auto took = run_within(8s, "query() to a CLI blocked on stdout", [&] { client.query("more"); });
   EXPECT_LT(took, 1s);
+  for (int i = 0; i < 1000; ++i) ASSERT_EQ(number_of(*client.receive_message()), i);
+}
+
+// A write of ours that goes through does not let the reader run past the cap meanwhile: it reads
+// on only once a write has outlasted the grace period (the test above).
+TEST(SessionQueueTest, AWriteThatGoesThroughDoesNotLetTheReaderPassTheCap) {
+  auto owned = answering_every_request();
+  InMemoryTransport& cli = *owned;
+  Client client(capped(kCap), slow_stdin(std::move(owned)));
+  client.connect();
+  auto lines = numbered_lines(0, 1000);
+  const std::size_t line_max = longest(lines);
+  cli.push_lines(std::move(lines));
+  ASSERT_TRUE(eventually([&] { return client.message_queue_stats().reader_waits > 0; }));
+  client.query("more");
+  EXPECT_LE(client.message_queue_stats().peak_queued_bytes, kCap + line_max);
+  EXPECT_TRUE(cli.has_buffered_line()) << "the reader read on while the message was written";
   for (int i = 0; i < 1000; ++i) ASSERT_EQ(number_of(*client.receive_message()), i);
 }
 
