@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <system_error>
 
 #include "claude/emulator/json_text.hpp"
 #include "file_blocks.hpp"
@@ -52,7 +53,11 @@ std::unique_ptr<BackHalfReader> BackHalfReader::start(int fd, std::uint64_t file
   const auto begin = next_line_start(fd, file_size / 2, file_size);
   if (!begin) return nullptr;
   std::unique_ptr<BackHalfReader> reader(new BackHalfReader(fd, *begin, file_size));
-  reader->thread_ = std::thread([r = reader.get()] { r->run(); });
+  try {
+    reader->thread_ = std::thread([r = reader.get()] { r->run(); });
+  } catch (const std::system_error&) {
+    return nullptr;  // no thread to be had: the caller reads the whole file itself
+  }
   return reader;
 }
 

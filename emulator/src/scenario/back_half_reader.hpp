@@ -10,8 +10,8 @@
 // back half of small lines gains little from a second thread and would only cost memory).
 //
 // How it fails: a read error ends the thread's lines; the caller reports it after them, where a
-// read of the whole file in order would have reported it. Throws only std::bad_alloc (from
-// join()) or std::system_error when no thread can be started (from start()).
+// read of the whole file in order would have reported it. When no thread can be started, start()
+// returns nullptr and the caller reads the whole file. join() rethrows std::bad_alloc.
 //
 // What it costs: one thread, its blocks (1 MiB), and about 100 bytes per line it keeps.
 #pragma once
@@ -46,7 +46,7 @@ class BackHalfReader {
   static constexpr std::size_t kCopyBudgetBytes = std::size_t{4} << 20;
 
   // Starts the thread on the lines that follow the first '\n' at or past the middle of the
-  // regular file `fd` of `file_size` bytes; nullptr when there is no such line.
+  // regular file `fd` of `file_size` bytes; nullptr when there is no such line or no thread.
   static std::unique_ptr<BackHalfReader> start(int fd, std::uint64_t file_size);
   ~BackHalfReader();  // stops the thread and waits for it
   BackHalfReader(const BackHalfReader&) = delete;

@@ -69,6 +69,8 @@ std::optional<std::string> read_split(int fd, std::uint64_t file_size, BackHalfR
     return error;
   }
   if (!go_on) return std::nullopt;
+  // Bytes left over mean the file was cut short while it loaded: its front ends mid-line.
+  if (buffer.buffered_bytes() > 0) buffer.finish(deliver);
   BackHalfReader::Lines ahead = back.join();
   std::vector<char> reread;
   for (const AheadLine& line : ahead.lines) {
