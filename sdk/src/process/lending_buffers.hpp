@@ -21,10 +21,13 @@ class LendingBuffers {
 
   // `bytes` to read into; each buffer has `padding` more, readable, so a parser may read past a
   // line at the end of a read.
-  LendingBuffers(std::size_t bytes, std::size_t padding) : bytes_(bytes), padding_(padding) {}
+  LendingBuffers(std::size_t bytes, std::size_t padding) : bytes_(bytes), padding_(padding) {
+    buffers_.reserve(kMaxBuffers);  // never moved: what free_buffer() returns stays valid
+  }
 
   // A buffer that no lent line holds any more; nullptr when all kMaxBuffers are held. Reading into
-  // it is safe: the last holder's release happened before this returns.
+  // it is safe: the last holder's release happened before this returns. The pointer stays valid
+  // as long as this object.
   [[nodiscard]] const std::shared_ptr<char[]>* free_buffer();
 
   [[nodiscard]] std::size_t bytes() const { return bytes_; }
