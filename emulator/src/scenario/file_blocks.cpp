@@ -31,6 +31,19 @@ std::optional<std::uint64_t> Slice::offset_of(const sdk::LineEvent& event) const
   return offset + (at - first);
 }
 
+bool read_exactly(int fd, char* out, std::size_t size, std::uint64_t offset) {
+  for (std::size_t done = 0; done < size;) {
+    const ssize_t got = ::pread(fd, out + done, size - done, static_cast<off_t>(offset + done));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) {
+      if (got == 0) errno = EIO;
+      return false;
+    }
+    done += static_cast<std::size_t>(got);
+  }
+  return true;
+}
+
 std::string error_text(std::string_view what) {
   return std::string(what) + ": " + std::strerror(errno);
 }

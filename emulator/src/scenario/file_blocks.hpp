@@ -40,6 +40,10 @@ std::optional<std::string> read_file_blocks(int fd, std::uint64_t begin,
                                             sdk::LineBuffer& buffer, const bool& go_on,
                                             Slice& slice, LineDelivery& deliver);
 
+// Reads exactly `size` bytes at `offset` of `fd` into `out` (pread(2), retried after a signal or
+// a short read); false at a read error or when the file ends first (errno EIO then).
+bool read_exactly(int fd, char* out, std::size_t size, std::uint64_t offset);
+
 // The error text of a failed call, with errno's reason.
 std::string error_text(std::string_view what);
 

@@ -43,20 +43,6 @@ const char* unreadable_kind(mode_t mode) {
 // Pipes are read in chunks of this size.
 constexpr std::size_t kPipeChunkBytes = std::size_t{64} << 10;
 
-// Reads `size` bytes at `offset`; false at a read error or the end of the file.
-bool read_exactly(int fd, char* out, std::size_t size, std::uint64_t offset) {
-  for (std::size_t done = 0; done < size;) {
-    const ssize_t got = ::pread(fd, out + done, size - done, static_cast<off_t>(offset + done));
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) {
-      if (got == 0) errno = EIO;
-      return false;
-    }
-    done += static_cast<std::size_t>(got);
-  }
-  return true;
-}
-
 // Reads the front half of a large file, then hands the sink the lines a BackHalfReader read
 // meanwhile, then reads on from where that reader stopped, if it did.
 std::optional<std::string> read_split(int fd, std::uint64_t file_size, BackHalfReader& back,

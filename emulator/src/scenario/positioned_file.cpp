@@ -3,7 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include <cerrno>
+#include "file_blocks.hpp"
 
 namespace claude::emulator {
 
@@ -21,14 +21,7 @@ std::unique_ptr<char[]> PositionedFile::read_quoted(std::uint64_t offset, std::s
   if (offset == 0) return nullptr;  // a literal always follows its opening quote
   const std::size_t wanted = size + 2;
   auto out = std::make_unique_for_overwrite<char[]>(wanted);
-  std::size_t done = 0;
-  while (done < wanted) {
-    const ssize_t n =
-        ::pread(fd_, out.get() + done, wanted - done, static_cast<off_t>(offset - 1 + done));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return nullptr;
-    done += static_cast<std::size_t>(n);
-  }
+  if (!detail::read_exactly(fd_, out.get(), wanted, offset - 1)) return nullptr;
   return out;
 }
 
