@@ -1,17 +1,22 @@
 // sdk-query-throughput: fake-claude streams a 64 MiB session into query(); compared with `cat`
-// of the same lines through a pipe, in the same run.
+// of the same lines through a pipe, and with fake-claude streaming into a reader that parses
+// nothing, in the same run.
 //
 // Writes, in a temp dir, session.ndjson (assistant messages of 200–4000 bytes, `--mib` MiB in
 // all) and a scenario that replays those bytes (`raw` steps of ~64 KiB) after the prompt. Then
 // times (1) `cat session.ndjson` read through a pipe into a buffer, (2) query() consuming every
-// message, and prints MB/s for both and their ratio. The SDK's time runs from the query() call
-// (spawn and fake-claude's scenario load included) to the end of the stream.
+// message, (3) the same fake-claude run read as the SDK's transport reads it (a 1 MiB pipe, 1 MiB
+// reads) but thrown away: the producer's own rate, the most an SDK reading that way can get. It
+// prints MB/s for each.
+// The SDK's and the producer's times run from the spawn (fake-claude's scenario load included)
+// to the end of the stream.
 //
 // With --inputs DIR the two files are kept in DIR and reused when they are there already, so that
 // a caller can alternate single rounds with a peer that replays the same scenario.
 //
 // Usage: sdk-query-throughput [--mib N] [--rounds R] [--inputs DIR]
 // Exit: 0 ok, 2 usage, 3 a run failed.
+#include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -23,6 +28,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "claude/sdk/query.hpp"
 
@@ -104,6 +110,56 @@ double cat_seconds(const fs::path& file) {
   return std::chrono::duration<double>(Clock::now() - begin).count();
 }
 
+// fake-claude replaying `scenario` after the `initialize` request and the prompt an SDK writes,
+// its stdout read through a 1 MiB pipe in 1 MiB reads (as SubprocessTransport reads it) and thrown
+// away; the seconds from the spawn to the end of its output.
+double producer_seconds(const fs::path& scenario, std::size_t bytes) {
+  int in[2], out[2];
+  if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0) throw std::runtime_error("pipe");
+  ::fcntl(out[0], F_SETPIPE_SZ, 1 << 20);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, in[0], 0);
+  posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);  // its verdict line
+  std::string path = scenario.string();
+  std::vector<std::string> argv_text = {FAKE_CLAUDE_PATH,  "--scenario",  path,
+                                        "--output-format", "stream-json", "--verbose",
+                                        "--input-format",  "stream-json"};
+  std::vector<char*> args;
+  for (auto& a : argv_text) args.push_back(a.data());
+  args.push_back(nullptr);
+  auto begin = Clock::now();
+  pid_t pid;
+  const int spawned = posix_spawn(&pid, FAKE_CLAUDE_PATH, &fa, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  ::close(in[0]);
+  ::close(out[1]);
+  if (spawned != 0) throw std::runtime_error("spawn fake-claude");
+  const std::string requests =
+      R"({"type":"control_request","request_id":"init","request":{"subtype":"initialize"}})"
+      "\n"
+      R"({"type":"user","message":{"role":"user","content":"stream"},"parent_tool_use_id":null,)"
+      R"("session_id":"default"})"
+      "\n";
+  if (::write(in[1], requests.data(), requests.size()) != static_cast<ssize_t>(requests.size()))
+    throw std::runtime_error("write to fake-claude");
+  std::string buf(1u << 20, '\0');
+  std::size_t received = 0;
+  for (ssize_t n; (n = ::read(out[0], buf.data(), buf.size())) > 0;) {
+    received += static_cast<std::size_t>(n);
+  }
+  const double seconds = std::chrono::duration<double>(Clock::now() - begin).count();
+  ::close(in[1]);
+  ::close(out[0]);
+  int status;
+  ::waitpid(pid, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    throw std::runtime_error("fake-claude (producer run) failed");
+  if (received < bytes) throw std::runtime_error("producer run: lost bytes");
+  return seconds;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -157,6 +213,7 @@ int main(int argc, char** argv) {
       }
       auto end = Clock::now();
       const auto stats = q.message_queue_stats();
+      const double producer_s = producer_seconds(dir / "scenario.ndjson", bytes);
       double sdk_s = std::chrono::duration<double>(end - begin).count();
       double stream_s = std::chrono::duration<double>(end - first).count();
       double mb = static_cast<double>(bytes) / 1e6;
@@ -167,6 +224,7 @@ int main(int argc, char** argv) {
                         {"cat_mb_s", mb / cat_s},
                         {"sdk_mb_s", mb / sdk_s},
                         {"sdk_mb_s_from_first_message", mb / stream_s},
+                        {"producer_mb_s", mb / producer_s},
                         {"ratio_to_cat", cat_s / sdk_s},
                         {"consumer_wakeups", stats.consumer_wakeups},
                         {"reader_waits", stats.reader_waits}}
