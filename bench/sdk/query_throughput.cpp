@@ -127,6 +127,7 @@ double producer_seconds(const fs::path& scenario, std::size_t bytes) {
                                         "--output-format", "stream-json", "--verbose",
                                         "--input-format",  "stream-json"};
   std::vector<char*> args;
+  args.reserve(argv_text.size() + 1);
   for (auto& a : argv_text) args.push_back(a.data());
   args.push_back(nullptr);
   auto begin = Clock::now();
