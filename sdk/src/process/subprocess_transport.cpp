@@ -143,9 +143,6 @@ struct SubprocessTransport::State {
   std::deque<InboundLine> ready;
   std::string chunk;
   process::LendingBuffers lending{kReadChunk, InboundLine::kSpareCapacity};
-  // While the lines of a read into a lending buffer are delivered: that buffer and its bytes.
-  std::shared_ptr<const void> lender;
-  std::string_view lent_bytes;
   std::optional<StreamEnd> end;
   std::optional<process::MarkerEraser> eraser;  // from the moment the wake marker may be in stdout
   std::string erased;
@@ -239,6 +236,9 @@ struct SubprocessTransport::State {
 
   // Reads one chunk into `ready`; returns false when stdout is over.
   bool fill(std::string& error) {
+    // While the lines of a read into a lending buffer are delivered: that buffer and its bytes.
+    std::shared_ptr<const void> lender;
+    std::string_view lent_bytes;
     auto deliver = [&](const LineEvent& e) {
       InboundLine line;
       line.size = e.size;
@@ -281,7 +281,6 @@ struct SubprocessTransport::State {
           lent_bytes = data;
         }
         feed_stdout(data, deliver);
-        lender.reset();
         return true;
       }
       if (n < 0 && errno == EINTR) continue;
