@@ -28,8 +28,8 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
-#include <vector>
 
+#include "child_process.hpp"
 #include "claude/sdk/query.hpp"
 
 extern char** environ;
@@ -39,6 +39,8 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
+using claude::emulator::bench::ChildProcess;
+using claude::emulator::bench::write_all;
 
 std::size_t write_inputs(const fs::path& dir, std::size_t bytes) {
   std::ofstream session(dir / "session.ndjson", std::ios::binary);
@@ -114,47 +116,26 @@ double cat_seconds(const fs::path& file) {
 // its stdout read through a 1 MiB pipe in 1 MiB reads (as SubprocessTransport reads it) and thrown
 // away; the seconds from the spawn to the end of its output.
 double producer_seconds(const fs::path& scenario, std::size_t bytes) {
-  int in[2], out[2];
-  if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0) throw std::runtime_error("pipe");
-  ::fcntl(out[0], F_SETPIPE_SZ, 1 << 20);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_adddup2(&fa, in[0], 0);
-  posix_spawn_file_actions_adddup2(&fa, out[1], 1);
-  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);  // its verdict line
-  std::string path = scenario.string();
-  std::vector<std::string> argv_text = {FAKE_CLAUDE_PATH,  "--scenario",  path,
-                                        "--output-format", "stream-json", "--verbose",
-                                        "--input-format",  "stream-json"};
-  std::vector<char*> args;
-  args.reserve(argv_text.size() + 1);
-  for (auto& a : argv_text) args.push_back(a.data());
-  args.push_back(nullptr);
-  auto begin = Clock::now();
-  pid_t pid;
-  const int spawned = posix_spawn(&pid, FAKE_CLAUDE_PATH, &fa, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  ::close(in[0]);
-  ::close(out[1]);
-  if (spawned != 0) throw std::runtime_error("spawn fake-claude");
   const std::string requests =
       R"({"type":"control_request","request_id":"init","request":{"subtype":"initialize"}})"
       "\n"
       R"({"type":"user","message":{"role":"user","content":"stream"},"parent_tool_use_id":null,)"
       R"("session_id":"default"})"
       "\n";
-  if (::write(in[1], requests.data(), requests.size()) != static_cast<ssize_t>(requests.size()))
-    throw std::runtime_error("write to fake-claude");
+  auto begin = Clock::now();
+  auto child =
+      ChildProcess::spawn({FAKE_CLAUDE_PATH, "--scenario", scenario.string(), "--output-format",
+                           "stream-json", "--verbose", "--input-format", "stream-json"});
+  ::fcntl(child.out, F_SETPIPE_SZ, 1 << 20);
+  if (!write_all(child.in, requests)) throw std::runtime_error("write to fake-claude");
   std::string buf(1u << 20, '\0');
   std::size_t received = 0;
-  for (ssize_t n; (n = ::read(out[0], buf.data(), buf.size())) > 0;) {
+  for (ssize_t n; (n = ::read(child.out, buf.data(), buf.size())) > 0;) {
     received += static_cast<std::size_t>(n);
   }
   const double seconds = std::chrono::duration<double>(Clock::now() - begin).count();
-  ::close(in[1]);
-  ::close(out[0]);
-  int status;
-  ::waitpid(pid, &status, 0);
+  // Its verdict line, a few bytes, waits in the stderr pipe.
+  const int status = child.wait_with_peak_rss().first;
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
     throw std::runtime_error("fake-claude (producer run) failed");
   if (received < bytes) throw std::runtime_error("producer run: lost bytes");
