@@ -23,8 +23,16 @@ namespace {
 // The matcher may refuse what the parser takes (the load then parses the line), never the reverse.
 void check_fast_matcher_agrees(std::string_view line) {
   using namespace claude::emulator;
-  // The replay's decode validates as it goes, and must refuse exactly what the load refuses.
-  CHECK(detail::decode_json_string_body(line).has_value() == detail::is_json_string_body(line));
+  // The replay's decode validates as it goes, and must refuse exactly what the load refuses; every
+  // instruction set the CPU runs gives the same answers.
+  const auto decoded = detail::decode_json_string_body(line);
+  CHECK(decoded.has_value() == detail::is_json_string_body(line));
+  for (auto scan :
+       {detail::StringScan::avx512, detail::StringScan::sse, detail::StringScan::portable}) {
+    if (detail::usable_scan(scan) != scan) continue;
+    CHECK(detail::decode_json_string_body(line, scan) == decoded);
+    CHECK(detail::is_json_string_body(line, scan) == decoded.has_value());
+  }
   const auto fast = detail::match_escaped_string_line(line);
   if (!fast) return;
   static constexpr std::string_view kKeys[] = {"raw", "stderr"};

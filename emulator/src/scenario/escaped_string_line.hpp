@@ -20,6 +20,8 @@
 #include <string>
 #include <string_view>
 
+#include "string_blocks.hpp"
+
 namespace claude::emulator::detail {
 
 struct EscapedStringLine {
@@ -35,12 +37,13 @@ std::optional<EscapedStringLine> match_escaped_string_line(std::string_view line
 // Whether `body` is the inside of a valid JSON string: valid UTF-8, no byte below 0x20, no
 // unescaped '"', every escape one of \" \\ \/ \b \f \n \r \t \uXXXX, a high surrogate escape
 // followed by a low surrogate escape, no lone low surrogate.
-bool is_json_string_body(std::string_view body);
+bool is_json_string_body(std::string_view body, StringScan scan = StringScan::fastest);
 
 // The bytes `body` stands for when is_json_string_body(body) holds, nullopt otherwise: the same
 // bytes simdjson decodes (escapes replaced, \uXXXX and surrogate pairs written as UTF-8), found
-// without a JSON parser. Costs one pass that copies 16 bytes at a time and stops at each escape,
-// and a UTF-8 validation when a byte is not ASCII.
-std::optional<std::string> decode_json_string_body(std::string_view body);
+// without a JSON parser. Costs one pass over 64-byte blocks (string_blocks.hpp), byte by byte only
+// where a \uXXXX escape is, and a UTF-8 validation when a byte is not ASCII.
+std::optional<std::string> decode_json_string_body(std::string_view body,
+                                                   StringScan scan = StringScan::fastest);
 
 }  // namespace claude::emulator::detail
