@@ -14,7 +14,10 @@
 // With --inputs DIR the two files are kept in DIR and reused when they are there already, so that
 // a caller can alternate single rounds with a peer that replays the same scenario.
 //
-// Usage: sdk-query-throughput [--mib N] [--rounds R] [--inputs DIR]
+// With --session FILE the session is FILE's lines instead (a recorded or make-session-corpus
+// session: stream events, tool results, results), replayed the same way.
+//
+// Usage: sdk-query-throughput [--mib N | --session FILE] [--rounds R] [--inputs DIR]
 // Exit: 0 ok, 2 usage, 3 a run failed.
 #include <fcntl.h>
 #include <spawn.h>
@@ -42,13 +45,44 @@ using Clock = std::chrono::steady_clock;
 using claude::emulator::bench::ChildProcess;
 using claude::emulator::bench::write_all;
 
-std::size_t write_inputs(const fs::path& dir, std::size_t bytes) {
-  std::ofstream session(dir / "session.ndjson", std::ios::binary);
-  std::ofstream scenario(dir / "scenario.ndjson", std::ios::binary);
+void write_scenario_header(std::ostream& scenario) {
   scenario << R"({"scenario":1,"name":"bench.throughput","description":"64 MiB stream"})"
            << "\n"
            << R"({"expect":{"type":"user"},"within_ms":10000})"
            << "\n";
+}
+
+// The scenario and session of `--session FILE`: FILE's lines as they are, in `raw` steps of
+// ~64 KiB.
+std::size_t write_inputs_from(const fs::path& dir, const fs::path& from) {
+  std::ifstream in(from, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + from.string());
+  std::ofstream session(dir / "session.ndjson", std::ios::binary);
+  std::ofstream scenario(dir / "scenario.ndjson", std::ios::binary);
+  write_scenario_header(scenario);
+  std::size_t written = 0;
+  std::string chunk;
+  for (std::string line; std::getline(in, line);) {
+    line += '\n';
+    session << line;
+    written += line.size();
+    chunk += line;
+    if (chunk.size() >= (64u << 10)) {
+      scenario << json{{"raw", chunk}}.dump() << "\n";
+      chunk.clear();
+    }
+  }
+  if (written == 0) throw std::runtime_error(from.string() + " holds no lines");
+  if (!chunk.empty()) scenario << json{{"raw", chunk}}.dump() << "\n";
+  scenario << R"({"exit":0})"
+           << "\n";
+  return written;
+}
+
+std::size_t write_inputs(const fs::path& dir, std::size_t bytes) {
+  std::ofstream session(dir / "session.ndjson", std::ios::binary);
+  std::ofstream scenario(dir / "scenario.ndjson", std::ios::binary);
+  write_scenario_header(scenario);
   std::mt19937 rng(42);
   std::uniform_int_distribution<int> len(200, 4000);
   std::size_t written = 0;
@@ -147,11 +181,12 @@ double producer_seconds(const fs::path& scenario, std::size_t bytes) {
 int main(int argc, char** argv) {
   std::size_t mib = 64;
   int rounds = 1;
-  fs::path inputs;  // empty: a temporary directory, removed at the end
+  fs::path inputs;        // empty: a temporary directory, removed at the end
+  fs::path session_file;  // empty: generated assistant messages
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--help") {
-      std::cout << "sdk-query-throughput [--mib N] [--rounds R] [--inputs DIR]\n"
+      std::cout << "sdk-query-throughput [--mib N | --session FILE] [--rounds R] [--inputs DIR]\n"
                    "query() throughput from fake-claude vs cat through a pipe. Exit: 0 ok, "
                    "2 usage, 3 a run failed.\n";
       return 0;
@@ -162,6 +197,8 @@ int main(int argc, char** argv) {
       rounds = std::stoi(argv[++i]);
     else if (a == "--inputs" && i + 1 < argc)
       inputs = argv[++i];
+    else if (a == "--session" && i + 1 < argc)
+      session_file = argv[++i];
     else {
       std::cerr << "sdk-query-throughput: unknown argument " << a << "\n";
       return 2;
@@ -179,7 +216,8 @@ int main(int argc, char** argv) {
         keep_inputs && fs::exists(dir / "scenario.ndjson") && fs::exists(dir / "session.ndjson");
     const std::size_t bytes = reuse
                                   ? static_cast<std::size_t>(fs::file_size(dir / "session.ndjson"))
-                                  : write_inputs(dir, mib << 20);
+                              : session_file.empty() ? write_inputs(dir, mib << 20)
+                                                     : write_inputs_from(dir, session_file);
     for (int r = 0; r < rounds; ++r) {
       double cat_s = cat_seconds(dir / "session.ndjson");
       claude::sdk::Options o;
