@@ -127,76 +127,27 @@ inline bool decode_one(std::string_view body, std::size_t* at, char** out, bool*
 
 }  // namespace
 
-bool is_json_string_body(std::string_view body, StringScan wanted) {
-  const StringScan scan = usable_scan(wanted);
-  EscapeScanner scanner;
-  std::size_t paired_low = std::string_view::npos;
+bool is_json_string_body(std::string_view body, StringScan scan) {
   bool non_ascii = false;
-  // The last block is copied into a padded one: the body is not followed by readable bytes.
-  char tail[64];
-  std::size_t block = 0;
-  while (block < body.size()) {
-    if (!scanner.pending()) {
-      block = skip_plain(body, block, scan, &non_ascii);
-      if (block >= body.size()) break;
-    }
-    const char* p = body.data() + block;
-    const std::size_t size = std::min<std::size_t>(64, body.size() - block);
-    if (size < 64) {
-      std::memset(tail, 'a', sizeof tail);
-      std::memcpy(tail, p, size);
-      p = tail;
-    }
-    BlockBits bits = scan_block(p, scan);
-    if (bits.high != 0) non_ascii = true;
-    const std::uint64_t escaped = scanner.escaped(bits.backslash);
-    if ((bits.quote & ~escaped) != 0 || bits.control != 0) return false;
-    if (escaped != 0) {
-      add_escape_codes(p, scan, bits);
-      if ((escaped & ~bits.escape_code) != 0) return false;
-      for (std::uint64_t u = escaped & bits.u; u != 0; u &= u - 1) {
-        const std::size_t at = block + static_cast<std::size_t>(__builtin_ctzll(u));
-        if (!check_unicode_escape(body, at, paired_low)) return false;
-      }
-    }
-    block += 64;
-  }
-  // A '\' that escapes the closing quote: the string does not end there.
-  if (scanner.pending()) return false;
+  if (!check_string_body(body, usable_scan(scan), check_unicode_escape, &non_ascii)) return false;
   return !non_ascii || simdjson::validate_utf8(body.data(), body.size());
 }
 
 std::optional<std::string> decode_json_string_body(std::string_view body, StringScan wanted) {
   const StringScan scan = usable_scan(wanted);
   // Nothing decodes to more bytes than its escaped form, so the output never passes the input
-  // (and a block's stores, up to 64 bytes, stay inside it).
+  // (and decode_run's stores, up to 64 bytes ahead, stay inside it).
   std::string decoded(body.size(), '\0');
   char* out = decoded.data();
   std::size_t at = 0;
   bool non_ascii = false;
-  // 64 bytes at a time, each block starting where no escape reaches into it. A plain block is
-  // likely the start of a run (a message's text), copied in one go once its end is found; a block
-  // of two-character escapes is decoded whole; a block with a \uXXXX escape goes byte by byte up
-  // to the first place at or past its end that no escape spans.
-  while (body.size() - at >= 64) {
-    const char* p = body.data() + at;
-    const BlockBits bits = scan_block(p, scan);
-    if (bits.high != 0) non_ascii = true;
-    if ((bits.backslash | bits.quote | bits.control) == 0) {
-      const std::size_t run_end = skip_plain(body, at + 64, scan, &non_ascii);
-      std::memcpy(out, p, run_end - at);
-      out += run_end - at;
-      at = run_end;
-      continue;
-    }
-    const BlockDecode block = decode_block(p, bits, scan, out);
-    if (block.outcome == BlockDecode::Outcome::invalid) return std::nullopt;
-    if (block.outcome == BlockDecode::Outcome::decoded) {
-      at += block.read;
-      out += block.written;
-      continue;
-    }
-    for (const std::size_t end = at + 64; at < end;) {
+  for (;;) {
+    const RunEnd end = decode_run(body, scan, at, out, non_ascii);
+    if (end == RunEnd::invalid) return std::nullopt;
+    if (end == RunEnd::tail) break;
+    // A block with a \uXXXX escape, byte by byte up to the first place at or past its end that no
+    // escape spans.
+    for (const std::size_t block_end = at + 64; at < block_end;) {
       if (!decode_one(body, &at, &out, &non_ascii)) return std::nullopt;
     }
   }

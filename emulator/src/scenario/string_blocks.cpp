@@ -13,6 +13,54 @@
 namespace claude::emulator::detail {
 namespace {
 
+// The bytes of a 64-byte block that matter to a JSON string, one bit per byte.
+struct BlockBits {
+  std::uint64_t backslash = 0;
+  std::uint64_t quote = 0;
+  std::uint64_t control = 0;      // below 0x20
+  std::uint64_t high = 0;         // 0x80 and above (not ASCII)
+  std::uint64_t escape_code = 0;  // one of " \ / b f n r t u (add_escape_codes)
+  std::uint64_t u = 0;            // 'u' (add_escape_codes)
+};
+
+// Which bytes are escaped (follow an escaping '\') across consecutive 64-byte blocks: in a run of
+// backslashes every other one escapes the next byte, counted from the run's start, which may lie
+// in an earlier block (simdjson's json_escape_scanner, by subtraction instead of a loop).
+class EscapeScanner {
+ public:
+  // The escaped bytes of the next block, given its backslashes.
+  std::uint64_t escaped(std::uint64_t backslash) {
+    if (backslash == 0) {
+      const std::uint64_t escaped = next_is_escaped_;
+      next_is_escaped_ = 0;
+      return escaped;
+    }
+    constexpr std::uint64_t kOddBits = 0xAAAAAAAAAAAAAAAAULL;
+    // Backslashes that may start an escape: not themselves escaped by the previous block.
+    const std::uint64_t potential_escape = backslash & ~next_is_escaped_;
+    // Subtracting the runs from the odd bits turns each run of backslashes into alternate bits
+    // counted from its start, and sets the bit of the byte after a run that escapes it.
+    const std::uint64_t escape_and_terminal_code =
+        (((potential_escape << 1) | kOddBits) - potential_escape) ^ kOddBits;
+    const std::uint64_t escaped = escape_and_terminal_code ^ (backslash | next_is_escaped_);
+    const std::uint64_t escape = escape_and_terminal_code & backslash;
+    next_is_escaped_ = escape >> 63;
+    return escaped;
+  }
+  // Whether the byte after the last block is escaped (a '\' ends the text unpaired).
+  [[nodiscard]] bool pending() const { return next_is_escaped_ != 0; }
+
+ private:
+  std::uint64_t next_is_escaped_ = 0;
+};
+
+struct BlockDecode {
+  enum class Outcome { decoded, invalid, unicode_escape };
+  Outcome outcome = Outcome::invalid;
+  std::size_t read = 0;     // 64, or 63 when the block's last byte starts an escape
+  std::size_t written = 0;  // bytes stored at out
+};
+
 // The byte each two-character escape code stands for; 0 for any other byte.
 constexpr std::array<char, 256> kSimpleEscapes = [] {
   std::array<char, 256> table{};
@@ -247,7 +295,7 @@ __attribute__((target("ssse3,popcnt"))) BlockDecode decode_block_sse(const char*
   return done;
 }
 
-// ---- AVX-512 (BW, VBMI, VBMI2) ----
+// ---- AVX-512 (BW, VBMI, VBMI2): whole runs of blocks in one function, no call per block ----
 
 #define CLAUDE_HARNESS_AVX512 __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2")))
 
@@ -262,63 +310,209 @@ constexpr EscapeTable kEscapeTable = [] {
   return table;
 }();
 
-// Each byte of `v` looked up in kEscapeTable by its low 7 bits (a byte of 0x80 or above gets the
-// entry of its low bits: mask it out with the `high` bits).
-CLAUDE_HARNESS_AVX512 __m512i escape_lookup(__m512i v) {
-  const __m512i low = _mm512_load_si512(kEscapeTable.bytes.data());
-  const __m512i upper = _mm512_load_si512(kEscapeTable.bytes.data() + 64);
-  return _mm512_permutex2var_epi8(low, v, upper);
+struct Avx512Constants {
+  __m512i backslash;
+  __m512i quote;
+  __m512i space;
+  __m512i u;
+  __m512i table_low;  // kEscapeTable, looked up by a byte's low 7 bits (vpermi2b)
+  __m512i table_high;
+};
+
+CLAUDE_HARNESS_AVX512 Avx512Constants avx512_constants() {
+  return {_mm512_set1_epi8('\\'),
+          _mm512_set1_epi8('"'),
+          _mm512_set1_epi8(0x20),
+          _mm512_set1_epi8('u'),
+          _mm512_load_si512(kEscapeTable.bytes.data()),
+          _mm512_load_si512(kEscapeTable.bytes.data() + 64)};
 }
 
-CLAUDE_HARNESS_AVX512 std::uint64_t special_bits(__m512i v) {
-  return _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\\')) |
-         _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('"')) |
-         _mm512_cmplt_epu8_mask(v, _mm512_set1_epi8(0x20));
-}
-
-CLAUDE_HARNESS_AVX512 BlockBits scan_block_avx512(const char* p) {
-  const __m512i v = _mm512_loadu_si512(p);
-  BlockBits bits;
-  bits.backslash = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\\'));
-  bits.quote = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('"'));
-  bits.control = _mm512_cmplt_epu8_mask(v, _mm512_set1_epi8(0x20));
-  bits.high = _mm512_movepi8_mask(v);
-  return bits;
-}
-
-CLAUDE_HARNESS_AVX512 void add_escape_codes_avx512(const char* p, BlockBits& bits) {
-  const __m512i v = _mm512_loadu_si512(p);
-  const __m512i lookup = escape_lookup(v);
-  bits.escape_code = _mm512_test_epi8_mask(lookup, lookup) & ~bits.high;
-  bits.u = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('u'));
-}
-
-CLAUDE_HARNESS_AVX512 std::size_t skip_plain_avx512(std::string_view body, std::size_t from,
-                                                    bool* non_ascii) {
+CLAUDE_HARNESS_AVX512 bool check_body_avx512(std::string_view body,
+                                             UnicodeEscapeCheck check_unicode, bool* non_ascii) {
+  const Avx512Constants k = avx512_constants();
+  EscapeScanner scanner;
+  std::size_t paired_low = std::string_view::npos;
   __m512i high = _mm512_setzero_si512();
-  for (; from + 64 <= body.size(); from += 64) {
-    const __m512i v = _mm512_loadu_si512(body.data() + from);
-    if (special_bits(v) != 0) break;
+  for (std::size_t block = 0; block < body.size(); block += 64) {
+    const std::size_t left = body.size() - block;
+    // The last block is loaded under a mask (no byte past the body is read) over plain 'a's.
+    const __m512i v =
+        left >= 64 ? _mm512_loadu_si512(body.data() + block)
+                   : _mm512_mask_loadu_epi8(_mm512_set1_epi8('a'), (std::uint64_t{1} << left) - 1,
+                                            body.data() + block);
     high = _mm512_or_si512(high, v);
+    const std::uint64_t backslash = _mm512_cmpeq_epi8_mask(v, k.backslash);
+    const std::uint64_t quote = _mm512_cmpeq_epi8_mask(v, k.quote);
+    const std::uint64_t control = _mm512_cmplt_epu8_mask(v, k.space);
+    if ((backslash | quote | control) == 0 && !scanner.pending()) continue;
+    const std::uint64_t escaped = scanner.escaped(backslash);
+    if ((quote & ~escaped) != 0 || control != 0) return false;
+    if (escaped == 0) continue;
+    const __m512i lookup = _mm512_permutex2var_epi8(k.table_low, v, k.table_high);
+    const std::uint64_t codes = _mm512_test_epi8_mask(lookup, lookup) & ~_mm512_movepi8_mask(v);
+    if ((escaped & ~codes) != 0) return false;
+    for (std::uint64_t u = escaped & _mm512_cmpeq_epi8_mask(v, k.u); u != 0; u &= u - 1) {
+      const std::size_t at = block + static_cast<std::size_t>(__builtin_ctzll(u));
+      if (!check_unicode(body, at, paired_low)) return false;
+    }
   }
   if (_mm512_movepi8_mask(high) != 0) *non_ascii = true;
-  return from;
+  return !scanner.pending();
 }
 
-CLAUDE_HARNESS_AVX512 BlockDecode decode_block_avx512(const char* p, BlockBits bits, char* out) {
-  const __m512i v = _mm512_loadu_si512(p);
-  const __m512i lookup = escape_lookup(v);
-  bits.escape_code = _mm512_test_epi8_mask(lookup, lookup) & ~bits.high;
-  bits.u = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('u'));
-  const auto check = check_escapes(bits, EscapeScanner().escaped(bits.backslash));
-  if (check.outcome != BlockDecode::Outcome::decoded) return {check.outcome};
-  const std::uint64_t starts = bits.backslash & ~check.escaped;
-  const __m512i decoded = _mm512_mask_blend_epi8(check.escaped, v, lookup);
-  _mm512_storeu_si512(out, _mm512_maskz_compress_epi8(~starts, decoded));
-  return {BlockDecode::Outcome::decoded, starts >> 63 != 0 ? 63U : 64U,
-          static_cast<std::size_t>(__builtin_popcountll(~starts))};
+CLAUDE_HARNESS_AVX512 RunEnd decode_run_avx512(std::string_view body, std::size_t& at, char*& out,
+                                               bool& non_ascii) {
+  const Avx512Constants k = avx512_constants();
+  __m512i high = _mm512_setzero_si512();
+  RunEnd end = RunEnd::tail;
+  while (body.size() - at >= 64) {
+    const __m512i v = _mm512_loadu_si512(body.data() + at);
+    const std::uint64_t backslash = _mm512_cmpeq_epi8_mask(v, k.backslash);
+    const std::uint64_t quote = _mm512_cmpeq_epi8_mask(v, k.quote);
+    const std::uint64_t control = _mm512_cmplt_epu8_mask(v, k.space);
+    if ((backslash | quote | control) == 0) {
+      high = _mm512_or_si512(high, v);
+      _mm512_storeu_si512(out, v);
+      out += 64;
+      at += 64;
+      continue;
+    }
+    // The block starts where no escape reaches into it, so its escapes are its own.
+    const std::uint64_t escaped = EscapeScanner().escaped(backslash);
+    if ((quote & ~escaped) != 0 || control != 0) {
+      end = RunEnd::invalid;
+      break;
+    }
+    const __m512i lookup = _mm512_permutex2var_epi8(k.table_low, v, k.table_high);
+    const std::uint64_t codes = _mm512_test_epi8_mask(lookup, lookup) & ~_mm512_movepi8_mask(v);
+    if ((escaped & ~codes) != 0) {
+      end = RunEnd::invalid;
+      break;
+    }
+    if ((escaped & _mm512_cmpeq_epi8_mask(v, k.u)) != 0) {
+      end = RunEnd::unicode_escape;
+      break;
+    }
+    high = _mm512_or_si512(high, v);
+    // Each escaping '\' dropped, each escaped code replaced by the byte it stands for; a '\' in
+    // the last byte that starts an escape is left for the next block.
+    const std::uint64_t starts = backslash & ~escaped;
+    const __m512i decoded = _mm512_mask_blend_epi8(escaped, v, lookup);
+    _mm512_storeu_si512(out, _mm512_maskz_compress_epi8(~starts, decoded));
+    out += __builtin_popcountll(~starts);
+    at += starts >> 63 != 0 ? 63 : 64;
+  }
+  if (_mm512_movepi8_mask(high) != 0) non_ascii = true;
+  return end;
 }
+
 #endif
+
+// ---- every scan: the block loops, each block through the kernel's functions ----
+
+// The backslash, quote, control and high bits of the 64 bytes at `p`.
+BlockBits scan_block(const char* p, StringScan scan) {
+#if defined(CLAUDE_HARNESS_X86_SCAN)
+  if (scan == StringScan::sse) return scan_block_sse(p);
+#endif
+  (void)scan;
+  return scan_block_portable(p);
+}
+
+// Adds the escape code and 'u' bits of the 64 bytes at `p` (needed only where an escape is).
+void add_escape_codes(const char* p, StringScan scan, BlockBits& bits) {
+#if defined(CLAUDE_HARNESS_X86_SCAN)
+  if (scan == StringScan::sse) return add_escape_codes_sse(p, bits);
+#endif
+  (void)scan;
+  add_escape_codes_portable(p, bits);
+}
+
+// The index of the first 64-byte block from `from` that holds a '\', '"' or control byte, or the
+// end of the last whole block; sets `*non_ascii` if a skipped byte is not ASCII.
+std::size_t skip_plain(std::string_view body, std::size_t from, StringScan scan, bool* non_ascii) {
+#if defined(CLAUDE_HARNESS_X86_SCAN)
+  if (scan == StringScan::sse) return skip_plain_sse(body, from, non_ascii);
+#endif
+  (void)scan;
+  return skip_plain_portable(body, from, non_ascii);
+}
+
+// Decodes the 64-byte block at `p` (its bits from scan_block), which no escape before it reaches
+// into, to `out`, when its escapes are two-character ones (\" \\ \/ \b \f \n \r \t: a JSON line
+// inside a JSON string, and such a string inside another): each escaping '\' is dropped and each
+// escaped code replaced by the byte it stands for. A '\' in the last byte that starts an escape is
+// left for the next block (read is 63). `invalid` when the block breaks a rule of
+// is_json_string_body other than UTF-8's; a \uXXXX escape is left to the caller
+// (`unicode_escape`). Stores up to 64 bytes at `out` whatever it writes.
+BlockDecode decode_block(const char* p, const BlockBits& bits, StringScan scan, char* out) {
+#if defined(CLAUDE_HARNESS_X86_SCAN)
+  if (scan == StringScan::sse) return decode_block_sse(p, bits, out);
+#endif
+  (void)scan;
+  return decode_block_portable(p, bits, out);
+}
+
+bool check_body_blocks(std::string_view body, StringScan scan, UnicodeEscapeCheck check_unicode,
+                       bool* non_ascii) {
+  EscapeScanner scanner;
+  std::size_t paired_low = std::string_view::npos;
+  // The last block is copied into a padded one: the body is not followed by readable bytes.
+  char tail[64];
+  std::size_t block = 0;
+  while (block < body.size()) {
+    const char* p = body.data() + block;
+    const std::size_t size = std::min<std::size_t>(64, body.size() - block);
+    if (size < 64) {
+      std::memset(tail, 'a', sizeof tail);
+      std::memcpy(tail, p, size);
+      p = tail;
+    }
+    BlockBits bits = scan_block(p, scan);
+    if (bits.high != 0) *non_ascii = true;
+    if ((bits.backslash | bits.quote | bits.control) == 0 && !scanner.pending()) {
+      // A plain block likely starts a run (a message's text): skip the rest of it in one call.
+      block = skip_plain(body, block + 64, scan, non_ascii);
+      continue;
+    }
+    const std::uint64_t escaped = scanner.escaped(bits.backslash);
+    if ((bits.quote & ~escaped) != 0 || bits.control != 0) return false;
+    if (escaped != 0) {
+      add_escape_codes(p, scan, bits);
+      if ((escaped & ~bits.escape_code) != 0) return false;
+      for (std::uint64_t u = escaped & bits.u; u != 0; u &= u - 1) {
+        const std::size_t at = block + static_cast<std::size_t>(__builtin_ctzll(u));
+        if (!check_unicode(body, at, paired_low)) return false;
+      }
+    }
+    block += 64;
+  }
+  // A '\' that escapes the closing quote: the string does not end there.
+  return !scanner.pending();
+}
+
+RunEnd decode_run_blocks(std::string_view body, StringScan scan, std::size_t& at, char*& out,
+                         bool& non_ascii) {
+  while (body.size() - at >= 64) {
+    const char* p = body.data() + at;
+    const BlockBits bits = scan_block(p, scan);
+    if (bits.high != 0) non_ascii = true;
+    if ((bits.backslash | bits.quote | bits.control) == 0) {
+      const std::size_t run_end = skip_plain(body, at + 64, scan, &non_ascii);
+      std::memcpy(out, p, run_end - at);
+      out += run_end - at;
+      at = run_end;
+      continue;
+    }
+    const BlockDecode block = decode_block(p, bits, scan, out);
+    if (block.outcome == BlockDecode::Outcome::invalid) return RunEnd::invalid;
+    if (block.outcome == BlockDecode::Outcome::unicode_escape) return RunEnd::unicode_escape;
+    at += block.read;
+    out += block.written;
+  }
+  return RunEnd::tail;
+}
 
 }  // namespace
 
@@ -338,44 +532,24 @@ StringScan usable_scan(StringScan wanted) {
   return StringScan::portable;
 }
 
-BlockBits scan_block(const char* p, StringScan scan) {
-#if defined(CLAUDE_HARNESS_X86_SCAN)
-  if (scan == StringScan::avx512) return scan_block_avx512(p);
-  if (scan == StringScan::sse) return scan_block_sse(p);
-#endif
-  (void)scan;
-  return scan_block_portable(p);
-}
-
-void add_escape_codes(const char* p, StringScan scan, BlockBits& bits) {
-#if defined(CLAUDE_HARNESS_X86_SCAN)
-  if (scan == StringScan::avx512) return add_escape_codes_avx512(p, bits);
-  if (scan == StringScan::sse) return add_escape_codes_sse(p, bits);
-#endif
-  (void)scan;
-  add_escape_codes_portable(p, bits);
-}
-
-std::size_t skip_plain(std::string_view body, std::size_t from, StringScan scan, bool* non_ascii) {
-#if defined(CLAUDE_HARNESS_X86_SCAN)
-  if (scan == StringScan::avx512) return skip_plain_avx512(body, from, non_ascii);
-  if (scan == StringScan::sse) return skip_plain_sse(body, from, non_ascii);
-#endif
-  (void)scan;
-  return skip_plain_portable(body, from, non_ascii);
-}
-
 char simple_escape(unsigned char code) {
   return kSimpleEscapes[code];
 }
 
-BlockDecode decode_block(const char* p, const BlockBits& bits, StringScan scan, char* out) {
+bool check_string_body(std::string_view body, StringScan scan, UnicodeEscapeCheck check_unicode,
+                       bool* non_ascii) {
 #if defined(CLAUDE_HARNESS_X86_SCAN)
-  if (scan == StringScan::avx512) return decode_block_avx512(p, bits, out);
-  if (scan == StringScan::sse) return decode_block_sse(p, bits, out);
+  if (scan == StringScan::avx512) return check_body_avx512(body, check_unicode, non_ascii);
 #endif
-  (void)scan;
-  return decode_block_portable(p, bits, out);
+  return check_body_blocks(body, scan, check_unicode, non_ascii);
+}
+
+RunEnd decode_run(std::string_view body, StringScan scan, std::size_t& at, char*& out,
+                  bool& non_ascii) {
+#if defined(CLAUDE_HARNESS_X86_SCAN)
+  if (scan == StringScan::avx512) return decode_run_avx512(body, at, out, non_ascii);
+#endif
+  return decode_run_blocks(body, scan, at, out, non_ascii);
 }
 
 }  // namespace claude::emulator::detail
