@@ -2,11 +2,8 @@
 
 #include <simdjson.h>
 
-#include <algorithm>
-#include <array>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 
 namespace claude::emulator::detail {
 namespace {

@@ -297,7 +297,8 @@ __attribute__((target("ssse3,popcnt"))) BlockDecode decode_block_sse(const char*
 
 // ---- AVX-512 (BW, VBMI, VBMI2): whole runs of blocks in one function, no call per block ----
 
-#define CLAUDE_HARNESS_AVX512 __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2")))
+#define CLAUDE_HARNESS_AVX512 \
+  __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt")))
 
 // kSimpleEscapes for the 128 ASCII bytes, with 'u' marked too, as two vectors for vpermi2b.
 struct alignas(64) EscapeTable {
@@ -518,9 +519,9 @@ RunEnd decode_run_blocks(std::string_view body, StringScan scan, std::size_t& at
 
 StringScan usable_scan(StringScan wanted) {
 #if defined(CLAUDE_HARNESS_X86_SCAN)
-  static const bool avx512 = __builtin_cpu_supports("avx512bw") &&
-                             __builtin_cpu_supports("avx512vbmi") &&
-                             __builtin_cpu_supports("avx512vbmi2");
+  static const bool avx512 =
+      __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vbmi") &&
+      __builtin_cpu_supports("avx512vbmi2") && __builtin_cpu_supports("popcnt");
   static const bool sse = __builtin_cpu_supports("ssse3") && __builtin_cpu_supports("popcnt");
   if ((wanted == StringScan::fastest || wanted == StringScan::avx512) && avx512) {
     return StringScan::avx512;
