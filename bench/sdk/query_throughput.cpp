@@ -45,49 +45,65 @@ using Clock = std::chrono::steady_clock;
 using claude::emulator::bench::ChildProcess;
 using claude::emulator::bench::write_all;
 
-void write_scenario_header(std::ostream& scenario) {
-  scenario << R"({"scenario":1,"name":"bench.throughput","description":"64 MiB stream"})"
-           << "\n"
-           << R"({"expect":{"type":"user"},"within_ms":10000})"
-           << "\n";
-}
+// session.ndjson and a scenario that replays its lines after the prompt, in `raw` steps of
+// ~64 KiB, written together line by line.
+class InputsWriter {
+ public:
+  explicit InputsWriter(const fs::path& dir)
+      : session_(dir / "session.ndjson", std::ios::binary),
+        scenario_(dir / "scenario.ndjson", std::ios::binary) {
+    scenario_ << R"({"scenario":1,"name":"bench.throughput","description":"64 MiB stream"})"
+              << "\n"
+              << R"({"expect":{"type":"user"},"within_ms":10000})"
+              << "\n";
+  }
 
-// The scenario and session of `--session FILE`: FILE's lines as they are, in `raw` steps of
-// ~64 KiB.
+  // `line` ends with its newline.
+  void add(const std::string& line) {
+    session_ << line;
+    written_ += line.size();
+    chunk_ += line;
+    if (chunk_.size() >= (64u << 10)) flush();
+  }
+
+  // The last step, then the exit; the bytes of the session.
+  std::size_t finish() {
+    if (!chunk_.empty()) flush();
+    scenario_ << R"({"exit":0})"
+              << "\n";
+    return written_;
+  }
+
+  [[nodiscard]] std::size_t written() const { return written_; }
+
+ private:
+  void flush() {
+    scenario_ << json{{"raw", chunk_}}.dump() << "\n";
+    chunk_.clear();
+  }
+
+  std::ofstream session_;
+  std::ofstream scenario_;
+  std::string chunk_;
+  std::size_t written_ = 0;
+};
+
+// The inputs of `--session FILE`: FILE's lines as they are.
 std::size_t write_inputs_from(const fs::path& dir, const fs::path& from) {
   std::ifstream in(from, std::ios::binary);
   if (!in) throw std::runtime_error("cannot read " + from.string());
-  std::ofstream session(dir / "session.ndjson", std::ios::binary);
-  std::ofstream scenario(dir / "scenario.ndjson", std::ios::binary);
-  write_scenario_header(scenario);
-  std::size_t written = 0;
-  std::string chunk;
-  for (std::string line; std::getline(in, line);) {
-    line += '\n';
-    session << line;
-    written += line.size();
-    chunk += line;
-    if (chunk.size() >= (64u << 10)) {
-      scenario << json{{"raw", chunk}}.dump() << "\n";
-      chunk.clear();
-    }
-  }
-  if (written == 0) throw std::runtime_error(from.string() + " holds no lines");
-  if (!chunk.empty()) scenario << json{{"raw", chunk}}.dump() << "\n";
-  scenario << R"({"exit":0})"
-           << "\n";
-  return written;
+  InputsWriter inputs(dir);
+  for (std::string line; std::getline(in, line);) inputs.add(line + '\n');
+  if (inputs.written() == 0) throw std::runtime_error(from.string() + " holds no lines");
+  return inputs.finish();
 }
 
+// Assistant messages of 200-4000 bytes, `bytes` in all, and a result.
 std::size_t write_inputs(const fs::path& dir, std::size_t bytes) {
-  std::ofstream session(dir / "session.ndjson", std::ios::binary);
-  std::ofstream scenario(dir / "scenario.ndjson", std::ios::binary);
-  write_scenario_header(scenario);
+  InputsWriter inputs(dir);
   std::mt19937 rng(42);
   std::uniform_int_distribution<int> len(200, 4000);
-  std::size_t written = 0;
-  std::string chunk;
-  for (int i = 0; written < bytes; ++i) {
+  for (int i = 0; inputs.written() < bytes; ++i) {
     json line = {
         {"type", "assistant"},
         {"uuid", "u-" + std::to_string(i)},
@@ -100,26 +116,13 @@ std::size_t write_inputs(const fs::path& dir, std::size_t bytes) {
           {"model", "claude-fake"},
           {"content", json::array({{{"type", "text"}, {"text", std::string(len(rng), 'x')}}})},
           {"stop_reason", nullptr}}}};
-    std::string text = line.dump() + "\n";
-    session << text;
-    written += text.size();
-    chunk += text;
-    if (chunk.size() >= (64u << 10)) {
-      scenario << json{{"raw", chunk}}.dump() << "\n";
-      chunk.clear();
-    }
+    inputs.add(line.dump() + "\n");
   }
   json result = {{"type", "result"}, {"subtype", "success"},  {"is_error", false},
                  {"duration_ms", 1}, {"duration_api_ms", 1},  {"num_turns", 1},
                  {"result", "ok"},   {"session_id", "bench"}, {"uuid", "u-end"}};
-  std::string last = result.dump() + "\n";
-  session << last;
-  written += last.size();
-  chunk += last;
-  scenario << json{{"raw", chunk}}.dump() << "\n"
-           << R"({"exit":0})"
-           << "\n";
-  return written;
+  inputs.add(result.dump() + "\n");
+  return inputs.finish();
 }
 
 double cat_seconds(const fs::path& file) {
