@@ -121,6 +121,18 @@ EscapeCheck check_escapes(const BlockBits& bits, std::uint64_t escaped) {
   return {BlockDecode::Outcome::decoded, escaped};
 }
 
+// The escapes of a block at `block` of `body` whose escape code bits are known: each a valid
+// code, each \u escape as `check_unicode` says (paired_low carried from block to block).
+bool escapes_valid(const BlockBits& bits, std::uint64_t escaped, std::string_view body,
+                   std::size_t block, UnicodeEscapeCheck check_unicode, std::size_t& paired_low) {
+  if ((escaped & ~bits.escape_code) != 0) return false;
+  for (std::uint64_t u = escaped & bits.u; u != 0; u &= u - 1) {
+    const std::size_t at = block + static_cast<std::size_t>(__builtin_ctzll(u));
+    if (!check_unicode(body, at, paired_low)) return false;
+  }
+  return true;
+}
+
 BlockDecode decode_block_portable(const char* p, BlockBits bits, char* out) {
   add_escape_codes_portable(p, bits);
   const auto check = check_escapes(bits, EscapeScanner().escaped(bits.backslash));
@@ -329,6 +341,12 @@ CLAUDE_HARNESS_AVX512 Avx512Constants avx512_constants() {
           _mm512_load_si512(kEscapeTable.bytes.data() + 64)};
 }
 
+// The escape code bits of `v` (kEscapeTable's non-zero entries; no byte of 0x80 or above).
+CLAUDE_HARNESS_AVX512 std::uint64_t escape_codes_avx512(__m512i v, const Avx512Constants& k) {
+  const __m512i lookup = _mm512_permutex2var_epi8(k.table_low, v, k.table_high);
+  return _mm512_test_epi8_mask(lookup, lookup) & ~_mm512_movepi8_mask(v);
+}
+
 CLAUDE_HARNESS_AVX512 bool check_body_avx512(std::string_view body,
                                              UnicodeEscapeCheck check_unicode, bool* non_ascii) {
   const Avx512Constants k = avx512_constants();
@@ -350,13 +368,10 @@ CLAUDE_HARNESS_AVX512 bool check_body_avx512(std::string_view body,
     const std::uint64_t escaped = scanner.escaped(backslash);
     if ((quote & ~escaped) != 0 || control != 0) return false;
     if (escaped == 0) continue;
-    const __m512i lookup = _mm512_permutex2var_epi8(k.table_low, v, k.table_high);
-    const std::uint64_t codes = _mm512_test_epi8_mask(lookup, lookup) & ~_mm512_movepi8_mask(v);
-    if ((escaped & ~codes) != 0) return false;
-    for (std::uint64_t u = escaped & _mm512_cmpeq_epi8_mask(v, k.u); u != 0; u &= u - 1) {
-      const std::size_t at = block + static_cast<std::size_t>(__builtin_ctzll(u));
-      if (!check_unicode(body, at, paired_low)) return false;
-    }
+    BlockBits bits;
+    bits.escape_code = escape_codes_avx512(v, k);
+    bits.u = _mm512_cmpeq_epi8_mask(v, k.u);
+    if (!escapes_valid(bits, escaped, body, block, check_unicode, paired_low)) return false;
   }
   if (_mm512_movepi8_mask(high) != 0) *non_ascii = true;
   return !scanner.pending();
@@ -379,25 +394,24 @@ CLAUDE_HARNESS_AVX512 RunEnd decode_run_avx512(std::string_view body, std::size_
       at += 64;
       continue;
     }
-    // The block starts where no escape reaches into it, so its escapes are its own.
-    const std::uint64_t escaped = EscapeScanner().escaped(backslash);
-    if ((quote & ~escaped) != 0 || control != 0) {
-      end = RunEnd::invalid;
-      break;
-    }
     const __m512i lookup = _mm512_permutex2var_epi8(k.table_low, v, k.table_high);
-    const std::uint64_t codes = _mm512_test_epi8_mask(lookup, lookup) & ~_mm512_movepi8_mask(v);
-    if ((escaped & ~codes) != 0) {
-      end = RunEnd::invalid;
-      break;
-    }
-    if ((escaped & _mm512_cmpeq_epi8_mask(v, k.u)) != 0) {
-      end = RunEnd::unicode_escape;
+    BlockBits bits;
+    bits.backslash = backslash;
+    bits.quote = quote;
+    bits.control = control;
+    bits.escape_code = _mm512_test_epi8_mask(lookup, lookup) & ~_mm512_movepi8_mask(v);
+    bits.u = _mm512_cmpeq_epi8_mask(v, k.u);
+    // The block starts where no escape reaches into it, so its escapes are its own.
+    const auto check = check_escapes(bits, EscapeScanner().escaped(backslash));
+    if (check.outcome != BlockDecode::Outcome::decoded) {
+      end =
+          check.outcome == BlockDecode::Outcome::invalid ? RunEnd::invalid : RunEnd::unicode_escape;
       break;
     }
     high = _mm512_or_si512(high, v);
     // Each escaping '\' dropped, each escaped code replaced by the byte it stands for; a '\' in
     // the last byte that starts an escape is left for the next block.
+    const std::uint64_t escaped = check.escaped;
     const std::uint64_t starts = backslash & ~escaped;
     const __m512i decoded = _mm512_mask_blend_epi8(escaped, v, lookup);
     _mm512_storeu_si512(out, _mm512_maskz_compress_epi8(~starts, decoded));
@@ -481,11 +495,7 @@ bool check_body_blocks(std::string_view body, StringScan scan, UnicodeEscapeChec
     if ((bits.quote & ~escaped) != 0 || bits.control != 0) return false;
     if (escaped != 0) {
       add_escape_codes(p, scan, bits);
-      if ((escaped & ~bits.escape_code) != 0) return false;
-      for (std::uint64_t u = escaped & bits.u; u != 0; u &= u - 1) {
-        const std::size_t at = block + static_cast<std::size_t>(__builtin_ctzll(u));
-        if (!check_unicode(body, at, paired_low)) return false;
-      }
+      if (!escapes_valid(bits, escaped, body, block, check_unicode, paired_low)) return false;
     }
     block += 64;
   }
