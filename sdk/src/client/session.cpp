@@ -98,7 +98,10 @@ void Session::connect() {
   protocol_->start(ControlListener{
       [this](Message&& m) { on_message(std::move(m)); },
       [this](std::exception_ptr error, const StreamEnd&) { on_end(std::move(error)); }, nullptr,
-      [this] { on_batch_end(); }});
+      [this] { on_batch_end(); },
+      [this](InboundLine&& line, std::size_t line_number, MessageType type) {
+        on_unparsed(std::move(line), line_number, type);
+      }});
   PendingControl initialize = writing([&] {
     return track(
         protocol_->send_request("initialize", initialize_request(), options_.initialize_timeout));
@@ -254,14 +257,33 @@ void Session::consider_run_end(const Message& message) {
   if (end_now) transport_->end_input();
 }
 
+// An unparsed line's part in the run's end: what an assistant message or a stream event does
+// above (neither ends a run, so the input is never closed here).
+void Session::consider_run_end(MessageType type) {
+  if (type != MessageType::assistant && type != MessageType::stream_event) return;
+  std::lock_guard lock(run_mutex_);
+  saw_result_ = false;
+  run_over_ = false;
+}
+
 // ---- hand-off: reader side -------------------------------------------------------------------
 
 void Session::on_message(Message&& message) {
   consider_run_end(message);
   if (const auto* s = message.get_if<SystemMessage>(); s && s->sdk_host_only) return;
   const std::size_t bytes = message.line_size();
+  enqueue(std::move(message), bytes);
+}
+
+void Session::on_unparsed(InboundLine&& line, std::size_t line_number, MessageType type) {
+  consider_run_end(type);
+  const std::size_t bytes = line.view().size();
+  enqueue(UnparsedLine{std::move(line), line_number, type}, bytes);
+}
+
+void Session::enqueue(Queued&& item, std::size_t bytes) {
   std::unique_lock lock(queue_mutex_);
-  queue_.push_back(std::move(message));
+  queue_.push_back(std::move(item));
   const std::size_t queued = queued_bytes_.fetch_add(bytes) + bytes;
   stats_.peak_queued_bytes = std::max(stats_.peak_queued_bytes, queued);
   unsignalled_ = true;
@@ -348,13 +370,69 @@ void Session::on_end(std::exception_ptr error) {
 // ---- hand-off: consumer side -----------------------------------------------------------------
 
 std::optional<Message> Session::next_message() {
-  if (taken_next_ == taken_.size() && !take_batch()) return std::nullopt;
-  // Moved once, into the optional the caller gets (a Message is over 600 bytes).
-  std::optional<Message> m(std::in_place, std::move(taken_[taken_next_++]));
-  // A line lent by the transport is copied here, on the consumer's thread, not the reader's.
-  m->own_line();
-  release(m->line_size());
-  return m;
+  if (consumer_error_) std::rethrow_exception(consumer_error_);
+  for (;;) {
+    if (taken_next_ == taken_.size() && !take_batch()) return std::nullopt;
+    Queued& item = taken_[taken_next_++];
+    std::optional<Message> m;
+    if (auto* message = std::get_if<Message>(&item)) {
+      // Moved once, into the optional the caller gets (a Message is over 600 bytes).
+      m.emplace(std::move(*message));
+    } else {
+      m = parse_unparsed(std::get<UnparsedLine>(item));
+      if (!m) continue;  // a truncated last line: not a frame (as the reader treats it)
+    }
+    // A line lent by the transport is copied here, on the consumer's thread, not the reader's.
+    m->own_line();
+    release(m->line_size());
+    return m;
+  }
+}
+
+// The message of a line the reader passed on unparsed; nullopt for a truncated last line that is
+// not one. Throws the MessageParseError that ends the session when the line is not a message of
+// the type its start announced.
+std::optional<Message> Session::parse_unparsed(UnparsedLine& unparsed) {
+  if (!parser_) parser_.emplace();
+  InboundLine& line = unparsed.line;
+  const std::size_t bytes = line.view().size();
+  // On a ParseError the line stays where it was, lent or not.
+  ParseResult parsed = line.lender ? parser_->parse_lent(line.lent, std::move(line.lender))
+                                   : parser_->parse_moving(std::move(line.text));
+  if (auto* error = std::get_if<ParseError>(&parsed)) {
+    if (!line.partial) fail_at(unparsed.line_number, *error, line.view());
+    release(bytes);
+    return std::nullopt;
+  }
+  auto& message = std::get<Message>(parsed);
+  // Only duplicate "type" members make the parse disagree with the line's start (the parser
+  // takes the last); a control message among them would have bypassed the control engine.
+  if (message.type() != unparsed.type) {
+    fail_at(unparsed.line_number,
+            ParseError{ParseError::Kind::wrong_type, "/type",
+                       "field /type has the wrong type (more than one \"type\" member)"},
+            message.line());
+  }
+  return std::move(message);
+}
+
+// Ends the session at a bad unparsed line, as the reader ends it at a bad line it parses itself:
+// the engine drains the rest of the stream, what was queued after the line is dropped, and this
+// and every later call throw the same MessageParseError.
+void Session::fail_at(std::size_t line_number, const ParseError& error, std::string_view line) {
+  consumer_error_ =
+      std::make_exception_ptr(MessageParseError(error, line_number, std::string(line)));
+  protocol_->fail(consumer_error_);
+  taken_.clear();
+  taken_next_ = 0;
+  {
+    std::lock_guard lock(queue_mutex_);
+    queue_.clear();
+    queued_bytes_ = 0;
+    abandoned_ = true;  // nothing will be taken again: the reader must never wait for room
+  }
+  room_cv_.notify_all();  // a reader waiting for room drains the stream instead
+  std::rethrow_exception(consumer_error_);
 }
 
 // Swaps everything queued into `taken_` (all handed out); false at a clean end; throws the end

@@ -1,7 +1,14 @@
 // Session: one CLI conversation — transport, control engine, inbound handlers, message queue.
 // Client and query() are thin layers over it; they differ only in when stdin is closed.
 //
-// Message hand-off: the reader (an engine thread) pushes into `queue_`; the consumer takes the
+// Message hand-off: the reader (an engine thread) pushes into `queue_`: parsed messages, and the
+// lines of bulk messages (assistant, user, stream_event) unparsed (ControlListener::on_unparsed),
+// which the consumer parses as it hands them out. So their strings are allocated on the thread
+// that frees them: glibc takes the allocating thread's arena lock for every cross-thread free, and
+// with the reader allocating while the consumer freed, that lock was contended on most rounds.
+// A bulk line that is not a valid message ends the session when the consumer reaches it, with the
+// MessageParseError the reader would have raised; control requests after it were answered by then.
+// the consumer takes the
 // whole queue at once into `taken_` and pops from it without locking. The two vectors trade
 // places, so the reader pushes into slots the consumer has emptied: no allocation per message
 // (a deque allocates a block per Message, which is larger than its block size). A waiting consumer
@@ -25,9 +32,11 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <variant>
 #include <vector>
 
 #include "claude/sdk/control_protocol.hpp"
+#include "claude/sdk/message_parser.hpp"
 #include "claude/sdk/message_queue_stats.hpp"
 #include "claude/sdk/options.hpp"
 #include "claude/sdk/transport.hpp"
@@ -63,10 +72,24 @@ class Session {
  private:
   void install_handlers();
   nlohmann::json initialize_request() const;
+  // A line the reader passed on unparsed, and what its start said it is.
+  struct UnparsedLine {
+    InboundLine line;
+    std::size_t line_number = 0;
+    MessageType type = MessageType::unknown;
+  };
+  using Queued = std::variant<Message, UnparsedLine>;
+
   void on_message(Message&& message);
+  void on_unparsed(InboundLine&& line, std::size_t line_number, MessageType type);
+  void enqueue(Queued&& item, std::size_t bytes);
+  std::optional<Message> parse_unparsed(UnparsedLine& unparsed);
+  [[noreturn]] void fail_at(std::size_t line_number, const ParseError& error,
+                            std::string_view line);
   void on_batch_end();
   void on_end(std::exception_ptr error);
   void consider_run_end(const Message& message);
+  void consider_run_end(MessageType type);
   PendingControl track(PendingControl pending);
   template <class Write>
   auto writing(Write&& write);
@@ -87,16 +110,18 @@ class Session {
   mutable std::mutex queue_mutex_;
   std::condition_variable queue_cv_;  // the consumer waits for messages
   std::condition_variable room_cv_;   // the reader waits for room
-  std::vector<Message> queue_;
-  std::vector<Message> taken_;                // consumer thread only
+  std::vector<Queued> queue_;
+  std::vector<Queued> taken_;                 // consumer thread only
   std::size_t taken_next_ = 0;                // the next message of taken_ to hand out
+  std::optional<MessageParser> parser_;       // consumer thread only: parses unparsed lines
+  std::exception_ptr consumer_error_;         // consumer thread only: a bad unparsed line
   std::atomic<std::size_t> queued_bytes_{0};  // line bytes in queue_ and taken_
   std::atomic<bool> reader_waiting_{false};
   std::size_t wake_bytes_;             // wake a waiting consumer mid-batch after this many
   std::size_t unsignalled_bytes_ = 0;  // pushed since the consumer was last woken
   bool unsignalled_ = false;
   bool consumer_waiting_ = false;
-  bool abandoned_ = false;                // close() ran: the reader never waits again
+  bool abandoned_ = false;  // close() ran, or the consumer failed: the reader never waits again
   bool read_through_writes_ = false;      // a write outlasted kWriteGrace: read on until none
   int writes_in_progress_ = 0;            // ours to the CLI's stdin (see wait_for_room)
   std::vector<PendingControl> outbound_;  // our control requests; pruned when answered

@@ -10,6 +10,7 @@
 
 #include "claude/sdk/frame_writer.hpp"
 #include "claude/sdk/message_parser.hpp"
+#include "messages/leading_type.hpp"
 #include "threads/sigpipe.hpp"
 
 namespace claude::sdk {
@@ -68,7 +69,9 @@ struct ControlProtocol::Engine : std::enable_shared_from_this<ControlProtocol::E
   MessageParser parser;
   std::size_t line_number = 0;
   std::optional<ResultMessage> last_result;
-  bool fatal = false;
+  // Set by the leader at a bad line, or by fail() when the consumer finds one; then lines are
+  // drained, not routed.
+  std::atomic<bool> fatal{false};
   bool batch_open = false;  // on_message ran since the last on_batch_end
 
   // Outbound requests and inbound handlers, by request_id.
@@ -201,6 +204,13 @@ struct ControlProtocol::Engine : std::enable_shared_from_this<ControlProtocol::E
         if (listener.on_noise) listener.on_noise(text);
         continue;
       }
+      if (listener.on_unparsed) {
+        if (const std::optional<MessageType> bulk = bulk_type(text)) {
+          listener.on_unparsed(std::move(line), line_number, *bulk);
+          batch_open = true;
+          continue;
+        }
+      }
       // On a ParseError the line is left where it was, lent or not.
       ParseResult parsed = line.lender ? parser.parse_lent(text, std::move(line.lender))
                                        : parser.parse_moving(std::move(line.text));
@@ -220,6 +230,17 @@ struct ControlProtocol::Engine : std::enable_shared_from_this<ControlProtocol::E
         return work;
       }
     }
+  }
+
+  // The type of a line the listener's consumer parses (assistant, user, stream_event), when its
+  // start says so with certainty; nullopt for every other line, which is parsed here.
+  static std::optional<MessageType> bulk_type(std::string_view text) {
+    const std::optional<std::string_view> type = detail::leading_type(text);
+    if (!type) return std::nullopt;
+    if (*type == "stream_event") return MessageType::stream_event;
+    if (*type == "assistant") return MessageType::assistant;
+    if (*type == "user") return MessageType::user;
+    return std::nullopt;
   }
 
   void end_batch() {
@@ -499,6 +520,10 @@ PendingControl ControlProtocol::send_request(std::string_view subtype, json payl
 json ControlProtocol::request(std::string_view subtype, json payload,
                               std::optional<std::chrono::milliseconds> timeout) {
   return send_request(subtype, std::move(payload), timeout).wait();
+}
+
+void ControlProtocol::fail(const std::exception_ptr& error) {
+  engine_->fail_fatal(error);
 }
 
 void ControlProtocol::write(std::string_view frame) {

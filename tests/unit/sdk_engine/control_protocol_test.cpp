@@ -19,18 +19,33 @@ using namespace testing;
 
 class ControlProtocolTest : public ::testing::Test {
  protected:
-  void start() {
+  struct Unparsed {
+    std::string line;
+    std::size_t line_number;
+    MessageType type;
+  };
+
+  // `bulk_lines_unparsed`: take bulk lines unparsed (ControlListener::on_unparsed), as a session
+  // does.
+  void start(bool bulk_lines_unparsed = false) {
     transport.connect();
-    protocol.start(ControlListener{
+    ControlListener listener{
         [this](Message&& m) {
           std::lock_guard lock(mutex);
           messages.push_back(std::move(m));
         },
-        [this](std::exception_ptr error, const StreamEnd&) { end.set_value(error); },
+        [this](const std::exception_ptr& error, const StreamEnd&) { end.set_value(error); },
         [this](std::string_view line) {
           std::lock_guard lock(mutex);
           noise.emplace_back(line);
-        }});
+        }};
+    if (bulk_lines_unparsed) {
+      listener.on_unparsed = [this](InboundLine&& line, std::size_t number, MessageType type) {
+        std::lock_guard lock(mutex);
+        unparsed.push_back({std::string(line.view()), number, type});
+      };
+    }
+    protocol.start(std::move(listener));
   }
   void TearDown() override {
     transport.close();
@@ -47,6 +62,7 @@ class ControlProtocolTest : public ::testing::Test {
   std::mutex mutex;
   std::vector<Message> messages;
   std::vector<std::string> noise;
+  std::vector<Unparsed> unparsed;
   std::promise<std::exception_ptr> end;
 };
 
@@ -358,6 +374,71 @@ TEST_F(ControlProtocolTest, DataMessagesArriveInStdoutOrderAroundControlTraffic)
   ASSERT_EQ(messages.size(), 50u);
   for (int i = 0; i < 50; ++i)
     EXPECT_EQ(messages[i].get_if<AssistantMessage>()->content[0].text, std::to_string(i));
+}
+
+TEST_F(ControlProtocolTest, OnlyBulkLinesWhoseStartNamesTheirTypeArePassedOnUnparsed) {
+  start(/*bulk_lines_unparsed=*/true);
+  transport.push_lines({
+      kAssistant,                                          // 1: unparsed
+      kStreamEvent,                                        // 2: unparsed (spaces around tokens)
+      kUser,                                               // 3: unparsed
+      kSystem,                                             // 4: parsed
+      R"({"uuid":"u5","type":"assistant","message":{}})",  // 5: `type` not first: parsed (and bad)
+  });
+  auto error = wait_end();
+  ASSERT_TRUE(error);  // line 5 has no message.content: the reader's own parse fails it
+  std::lock_guard lock(mutex);
+  ASSERT_EQ(unparsed.size(), 3u);
+  EXPECT_EQ(unparsed[0].line, kAssistant);
+  EXPECT_EQ(unparsed[0].line_number, 1u);
+  EXPECT_EQ(unparsed[0].type, MessageType::assistant);
+  EXPECT_EQ(unparsed[1].line_number, 2u);
+  EXPECT_EQ(unparsed[1].type, MessageType::stream_event);
+  EXPECT_EQ(unparsed[2].type, MessageType::user);
+  ASSERT_EQ(messages.size(), 1u);
+  EXPECT_TRUE(messages[0].is<SystemMessage>());
+  try {
+    std::rethrow_exception(error);
+  } catch (const MessageParseError& e) {
+    EXPECT_EQ(e.line_number(), 5u);
+  }
+}
+
+TEST_F(ControlProtocolTest, ControlMessagesEscapedTypesAndOtherTypesAreParsedByTheReader) {
+  start(/*bulk_lines_unparsed=*/true);
+  transport.push_lines({
+      R"({"type":"assist\u0061nt")" +
+          kAssistant.substr(std::string(R"({"type":"assistant")").size()),
+      R"({"type":"rate_limit_event","rate_limit_info":{"status":"allowed"}})",
+      R"({"type":"keep_alive"})",
+      R"({"type":"control_request","request_id":"r1","request":{"subtype":"nope"}})",
+      kResult,
+  });
+  auto answer = transport.next_written_json(kWait);  // the reader answered the request
+  ASSERT_TRUE(answer);
+  EXPECT_EQ((*answer)["response"]["request_id"], "r1");
+  transport.finish(ExitStatus{0, std::nullopt, false});
+  EXPECT_FALSE(wait_end());
+  std::lock_guard lock(mutex);
+  EXPECT_TRUE(unparsed.empty());
+  ASSERT_EQ(messages.size(), 4u);
+  EXPECT_TRUE(messages[0].is<AssistantMessage>());
+  EXPECT_TRUE(messages[3].is<ResultMessage>());
+}
+
+TEST_F(ControlProtocolTest, FailEndsTheSessionForEveryWaiterAndDrainsTheRest) {
+  start(/*bulk_lines_unparsed=*/true);
+  auto pending = protocol.send_request("interrupt");
+  const auto error = std::make_exception_ptr(
+      MessageParseError(ParseError{ParseError::Kind::not_json, "", "bad"}, 7, "{"));
+  protocol.fail(error);
+  EXPECT_EQ(wait_end(), error);
+  EXPECT_THROW(pending.wait(), MessageParseError);
+  transport.push_json(result_line());  // read and dropped
+  transport.finish(ExitStatus{0, std::nullopt, false});
+  protocol.stop();
+  std::lock_guard lock(mutex);
+  EXPECT_TRUE(messages.empty());
 }
 
 }  // namespace

@@ -29,24 +29,18 @@ std::unique_ptr<InMemoryTransport> answering_every_request() {
 }
 
 // A CLI that delays a user message written to it: `before_user_message` runs first.
-class DelayingCli final : public Transport {
+class DelayingCli final : public ForwardingTransport {
  public:
   DelayingCli(std::unique_ptr<InMemoryTransport> inner,
               std::function<void(const InMemoryTransport&)> before_user_message)
-      : inner_(std::move(inner)), before_user_message_(std::move(before_user_message)) {}
-  void connect() override { inner_->connect(); }
+      : ForwardingTransport(std::move(inner)),
+        before_user_message_(std::move(before_user_message)) {}
   void write(std::string_view frame) override {
     if (frame.find(R"("type":"user")") != std::string_view::npos) before_user_message_(*inner_);
     inner_->write(frame);
   }
-  ReadResult read() override { return inner_->read(); }
-  [[nodiscard]] bool has_buffered_line() const override { return inner_->has_buffered_line(); }
-  void end_input() override { inner_->end_input(); }
-  void close() override { inner_->close(); }
-  [[nodiscard]] bool input_open() const override { return inner_->input_open(); }
 
  private:
-  std::unique_ptr<InMemoryTransport> inner_;
   std::function<void(const InMemoryTransport&)> before_user_message_;
 };
 

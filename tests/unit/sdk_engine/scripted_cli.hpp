@@ -61,6 +61,42 @@ inline json next_non_initialize(InMemoryTransport& t) {
   }
 }
 
+// A transport that passes everything to an in-memory CLI; tests override what they change.
+class ForwardingTransport : public Transport {
+ public:
+  explicit ForwardingTransport(std::unique_ptr<InMemoryTransport> inner)
+      : inner_(std::move(inner)) {}
+  void connect() override { inner_->connect(); }
+  void write(std::string_view frame) override { inner_->write(frame); }
+  ReadResult read() override { return inner_->read(); }
+  [[nodiscard]] bool has_buffered_line() const override { return inner_->has_buffered_line(); }
+  void end_input() override { inner_->end_input(); }
+  void close() override { inner_->close(); }
+  [[nodiscard]] bool input_open() const override { return inner_->input_open(); }
+
+ protected:
+  std::unique_ptr<InMemoryTransport> inner_;
+};
+
+// Lines as the CLI writes them, `type` first (the reader passes bulk ones on unparsed).
+inline const std::string kAssistant =
+    R"({"type":"assistant","message":{"id":"m1","type":"message","role":"assistant",)"
+    R"("model":"claude-test","content":[{"type":"text","text":"hi \"there\" é"}]},)"
+    R"("parent_tool_use_id":null,"session_id":"s1","uuid":"u1"})";
+inline const std::string kStreamEvent =
+    R"({ "type" : "stream_event","event":{"type":"content_block_delta","index":0,)"
+    R"("delta":{"type":"text_delta","text":"x\ny"}},"parent_tool_use_id":null,)"
+    R"("session_id":"s1","uuid":"u2"})";
+inline const std::string kUser =
+    R"({"type":"user","message":{"role":"user","content":[{"type":"tool_result",)"
+    R"("tool_use_id":"t1","content":"ok","is_error":false}]},"parent_tool_use_id":null,)"
+    R"("session_id":"s1","uuid":"u3"})";
+inline const std::string kSystem =
+    R"({"type":"system","subtype":"status","uuid":"u0","session_id":"s1"})";
+inline const std::string kResult =
+    R"({"type":"result","subtype":"success","is_error":false,"duration_ms":1,)"
+    R"("duration_api_ms":1,"num_turns":1,"result":"done","session_id":"s1","uuid":"u9"})";
+
 inline json control_request(const std::string& id, json request) {
   return {{"type", "control_request"}, {"request_id", id}, {"request", std::move(request)}};
 }

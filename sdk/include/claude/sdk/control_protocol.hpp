@@ -24,10 +24,11 @@
 //
 // How it fails: a stdout line that starts with '{' but is not a valid frame, or a line over the
 // cap, ends the session for the consumer with `MessageParseError` (other stdout noise is passed
-// to `on_noise` and skipped). When the stream ends, every pending request fails at once with the
-// end error: `ResultError` (last result was an error and the exit was non-zero), `ProcessError`
-// (non-zero exit or signal), the parse error, or `ConnectionError` on a clean end. A request that
-// gets no answer in time fails with `TimeoutError` (and a `control_cancel_request` is sent).
+// to `on_noise` and skipped); for a line passed to `on_unparsed`, when the listener calls fail().
+// When the stream ends, every pending request fails at once with the end error: `ResultError` (last
+// result was an error and the exit was non-zero), `ProcessError` (non-zero exit or signal), the
+// parse error, or `ConnectionError` on a clean end. A request that gets no answer in time fails
+// with `TimeoutError` (and a `control_cancel_request` is sent).
 //
 // What it costs: one parse per line; one map insert/erase per request; handler threads are kept
 // and reused for the session's life.
@@ -81,6 +82,16 @@ struct ControlListener {
   // (`Transport::has_buffered_line()`), and before it runs a handler. A listener that defers its
   // wake-ups while lines keep coming (the session's consumer hand-off) does them here. Optional.
   std::function<void()> on_batch_end = nullptr;
+  // Optional. When set, a line whose start shows it is an `assistant`, `user` or `stream_event`
+  // message (its first member is `"type"` with one of those as a plain string) is passed here
+  // unparsed, in stdout order with the messages, instead of being parsed and passed to
+  // `on_message`: the listener parses it where its consumer runs, so that the thread which
+  // allocates the message's strings is the one that frees them. Every other line (control
+  // messages above all) is still parsed here. Such a line may turn out not to be a valid message:
+  // the listener reports that with fail(), and until then this engine goes on answering the
+  // control requests that follow it.
+  std::function<void(InboundLine&& line, std::size_t line_number, MessageType type)> on_unparsed =
+      nullptr;
 };
 
 // One of our requests in flight.
@@ -130,6 +141,10 @@ class ControlProtocol {
   // send_request(...).wait()
   nlohmann::json request(std::string_view subtype, nlohmann::json payload = {},
                          std::optional<std::chrono::milliseconds> timeout = std::nullopt);
+  // Ends the session with `error` (a MessageParseError the listener found in a line passed to
+  // `on_unparsed`): pending requests fail with it, `on_end` gets it unless the session had
+  // already ended, and later lines are read and dropped. Thread-safe.
+  void fail(const std::exception_ptr& error);
   // Writes any frame (user messages); throws ConnectionError.
   void write(std::string_view frame);
 
