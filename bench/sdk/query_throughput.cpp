@@ -104,7 +104,8 @@ std::size_t write_inputs(const fs::path& dir, std::size_t bytes) {
   std::mt19937 rng(42);
   std::uniform_int_distribution<int> len(200, 4000);
   for (int i = 0; inputs.written() < bytes; ++i) {
-    json line = {
+    // Members in the order written, as the CLI writes them (`type` first).
+    nlohmann::ordered_json line = {
         {"type", "assistant"},
         {"uuid", "u-" + std::to_string(i)},
         {"session_id", "bench"},
@@ -118,9 +119,9 @@ std::size_t write_inputs(const fs::path& dir, std::size_t bytes) {
           {"stop_reason", nullptr}}}};
     inputs.add(line.dump() + "\n");
   }
-  json result = {{"type", "result"}, {"subtype", "success"},  {"is_error", false},
-                 {"duration_ms", 1}, {"duration_api_ms", 1},  {"num_turns", 1},
-                 {"result", "ok"},   {"session_id", "bench"}, {"uuid", "u-end"}};
+  nlohmann::ordered_json result = {{"type", "result"}, {"subtype", "success"},  {"is_error", false},
+                                   {"duration_ms", 1}, {"duration_api_ms", 1},  {"num_turns", 1},
+                                   {"result", "ok"},   {"session_id", "bench"}, {"uuid", "u-end"}};
   inputs.add(result.dump() + "\n");
   return inputs.finish();
 }

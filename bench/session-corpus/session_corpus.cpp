@@ -8,6 +8,9 @@
 namespace claude::bench {
 namespace {
 
+// Members in the order written, as the CLI writes them (`type` first), not sorted by name.
+using Json = nlohmann::ordered_json;
+
 // splitmix64: tiny, fast and identical on every platform, unlike std::distributions.
 class Random {
  public:
@@ -72,7 +75,7 @@ class SessionWriter {
           {"apiKeySource", "ANTHROPIC_API_KEY"},
           {"claude_code_version", "2.1.332"},
           {"tools", {"Bash", "Read", "Edit", "Write", "Glob", "Grep", "WebSearch"}},
-          {"mcp_servers", nlohmann::json::array()},
+          {"mcp_servers", Json::array()},
           {"slash_commands", {"compact", "review"}},
           {"output_style", "default"}});
   }
@@ -89,7 +92,7 @@ class SessionWriter {
              {"type", "message"},
              {"role", "assistant"},
              {"model", kModel},
-             {"content", nlohmann::json::array()},
+             {"content", Json::array()},
              {"usage", {{"input_tokens", random_.below(100000)}, {"output_tokens", 1}}}}}});
     std::string thinking = deltas(0, "thinking", "thinking_delta", "thinking", 8);
     assistant(message_id,
@@ -97,15 +100,12 @@ class SessionWriter {
     std::string text = deltas(1, "text", "text_delta", "text", random_.between(10, 40));
     assistant(message_id, {{{"type", "text"}, {"text", text}}});
     const std::string tool_id = "toolu_" + std::to_string(random_.next() % 1000000000000ull);
-    const nlohmann::json input = {{"command", "grep -rn " + text_of(random_, 20)},
-                                  {"description", text_of(random_, 40)}};
+    const Json input = {{"command", "grep -rn " + text_of(random_, 20)},
+                        {"description", text_of(random_, 40)}};
     event({{"type", "content_block_start"},
            {"index", 2},
            {"content_block",
-            {{"type", "tool_use"},
-             {"id", tool_id},
-             {"name", "Bash"},
-             {"input", nlohmann::json::object()}}}});
+            {{"type", "tool_use"}, {"id", tool_id}, {"name", "Bash"}, {"input", Json::object()}}}});
     event({{"type", "content_block_delta"},
            {"index", 2},
            {"delta", {{"type", "input_json_delta"}, {"partial_json", input.dump()}}}});
@@ -123,14 +123,14 @@ class SessionWriter {
  private:
   static constexpr const char* kModel = "claude-sonnet-4-5";
 
-  void emit(nlohmann::json frame) {
+  void emit(Json frame) {
     frame["uuid"] = uuid_of(random_);
     frame["session_id"] = session_id_;
     out_ += frame.dump();
     out_ += '\n';
   }
 
-  void event(nlohmann::json event) {
+  void event(Json event) {
     emit({{"type", "stream_event"}, {"parent_tool_use_id", nullptr}, {"event", std::move(event)}});
   }
 
@@ -152,7 +152,7 @@ class SessionWriter {
     return full;
   }
 
-  void assistant(const std::string& message_id, nlohmann::json content) {
+  void assistant(const std::string& message_id, Json content) {
     emit({{"type", "assistant"},
           {"parent_tool_use_id", nullptr},
           {"message",
@@ -198,7 +198,7 @@ class SessionWriter {
           {"total_cost_usd", static_cast<double>(number) * 0.0123},
           {"usage",
            {{"input_tokens", random_.below(100000)}, {"output_tokens", random_.below(9000)}}},
-          {"permission_denials", nlohmann::json::array()},
+          {"permission_denials", Json::array()},
           {"terminal_reason", "completed"}});
   }
 
