@@ -371,28 +371,28 @@ void Session::on_end(std::exception_ptr error) {
 
 std::optional<Message> Session::next_message() {
   if (consumer_error_) std::rethrow_exception(consumer_error_);
-  for (;;) {
-    if (taken_next_ == taken_.size() && !take_batch()) return std::nullopt;
+  // One object returned on every path, so that it is built in the caller's place: each move of a
+  // Message (over 600 bytes) costs as much as a small parse.
+  std::optional<Message> m;
+  while (!m) {
+    if (taken_next_ == taken_.size() && !take_batch()) return m;
     Queued& item = taken_[taken_next_++];
-    std::optional<Message> m;
     if (auto* message = std::get_if<Message>(&item)) {
-      // Moved once, into the optional the caller gets (a Message is over 600 bytes).
       m.emplace(std::move(*message));
     } else {
-      m = parse_unparsed(std::get<UnparsedLine>(item));
-      if (!m) continue;  // a truncated last line: not a frame (as the reader treats it)
+      parse_unparsed(std::get<UnparsedLine>(item), m);
     }
-    // A line lent by the transport is copied here, on the consumer's thread, not the reader's.
-    m->own_line();
-    release(m->line_size());
-    return m;
   }
+  // A line lent by the transport is copied here, on the consumer's thread, not the reader's.
+  m->own_line();
+  release(m->line_size());
+  return m;
 }
 
-// The message of a line the reader passed on unparsed; nullopt for a truncated last line that is
-// not one. Throws the MessageParseError that ends the session when the line is not a message of
-// the type its start announced.
-std::optional<Message> Session::parse_unparsed(UnparsedLine& unparsed) {
+// Parses a line the reader passed on unparsed into `out`; leaves `out` empty for a truncated last
+// line that is not a message (as the reader skips one). Throws the MessageParseError that ends the
+// session when the line is not a message of the type its start announced.
+void Session::parse_unparsed(UnparsedLine& unparsed, std::optional<Message>& out) {
   if (!parser_) parser_.emplace();
   InboundLine& line = unparsed.line;
   const std::size_t bytes = line.view().size();
@@ -402,7 +402,7 @@ std::optional<Message> Session::parse_unparsed(UnparsedLine& unparsed) {
   if (auto* error = std::get_if<ParseError>(&parsed)) {
     if (!line.partial) fail_at(unparsed.line_number, *error, line.view());
     release(bytes);
-    return std::nullopt;
+    return;
   }
   auto& message = std::get<Message>(parsed);
   // Only duplicate "type" members make the parse disagree with the line's start (the parser
@@ -413,7 +413,7 @@ std::optional<Message> Session::parse_unparsed(UnparsedLine& unparsed) {
                        "field /type has the wrong type (more than one \"type\" member)"},
             message.line());
   }
-  return std::move(message);
+  out.emplace(std::move(message));
 }
 
 // Ends the session at a bad unparsed line, as the reader ends it at a bad line it parses itself:

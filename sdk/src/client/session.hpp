@@ -83,7 +83,7 @@ class Session {
   void on_message(Message&& message);
   void on_unparsed(InboundLine&& line, std::size_t line_number, MessageType type);
   void enqueue(Queued&& item, std::size_t bytes);
-  std::optional<Message> parse_unparsed(UnparsedLine& unparsed);
+  void parse_unparsed(UnparsedLine& unparsed, std::optional<Message>& out);
   [[noreturn]] void fail_at(std::size_t line_number, const ParseError& error,
                             std::string_view line);
   void on_batch_end();
