@@ -8,12 +8,11 @@
 // with the reader allocating while the consumer freed, that lock was contended on most rounds.
 // A bulk line that is not a valid message ends the session when the consumer reaches it, with the
 // MessageParseError the reader would have raised; control requests after it were answered by then.
-// the consumer takes the
-// whole queue at once into `taken_` and pops from it without locking. The two vectors trade
-// places, so the reader pushes into slots the consumer has emptied: no allocation per message
-// (a deque allocates a block per Message, which is larger than its block size). A waiting consumer
-// is woken once per batch of lines (ControlListener::on_batch_end: the transport has nothing
-// buffered) or every `wake_bytes_`, not per message. When the queue holds
+// The consumer takes the whole queue at once into `taken_` and pops from it without locking. The
+// two vectors trade places, so the reader pushes into slots the consumer has emptied: no
+// allocation per message (a deque allocates a block per Message, which is larger than its block
+// size). A waiting consumer is woken once per batch of lines (ControlListener::on_batch_end: the
+// transport has nothing buffered) or every `wake_bytes_`, not per message. When the queue holds
 // Options::max_queued_message_bytes the reader waits until the consumer has taken half of it
 // (backpressure down to the CLI's pipe); it never waits while one of our control requests awaits
 // its answer (the reader must read it), nor after close(); while we write to the CLI's stdin it

@@ -30,7 +30,8 @@
 // parse error, or `ConnectionError` on a clean end. A request that gets no answer in time fails
 // with `TimeoutError` (and a `control_cancel_request` is sent).
 //
-// What it costs: one parse per line; one map insert/erase per request; handler threads are kept
+// What it costs: one parse per line (by the listener, for a line passed to `on_unparsed`); a few
+// byte compares more per line to choose; one map insert/erase per request; handler threads are kept
 // and reused for the session's life.
 #pragma once
 
