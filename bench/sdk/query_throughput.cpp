@@ -115,7 +115,8 @@ std::size_t write_inputs(const fs::path& dir, std::size_t bytes) {
           {"type", "message"},
           {"role", "assistant"},
           {"model", "claude-fake"},
-          {"content", json::array({{{"type", "text"}, {"text", std::string(len(rng), 'x')}}})},
+          {"content", nlohmann::ordered_json::array(
+                          {{{"type", "text"}, {"text", std::string(len(rng), 'x')}}})},
           {"stop_reason", nullptr}}}};
     inputs.add(line.dump() + "\n");
   }

@@ -341,9 +341,13 @@ CLAUDE_HARNESS_AVX512 Avx512Constants avx512_constants() {
           _mm512_load_si512(kEscapeTable.bytes.data() + 64)};
 }
 
-// The escape code bits of `v` (kEscapeTable's non-zero entries; no byte of 0x80 or above).
-CLAUDE_HARNESS_AVX512 std::uint64_t escape_codes_avx512(__m512i v, const Avx512Constants& k) {
-  const __m512i lookup = _mm512_permutex2var_epi8(k.table_low, v, k.table_high);
+// kEscapeTable looked up for each byte of `v` (the byte an escaped code stands for, or 0).
+CLAUDE_HARNESS_AVX512 __m512i escape_lookup_avx512(__m512i v, const Avx512Constants& k) {
+  return _mm512_permutex2var_epi8(k.table_low, v, k.table_high);
+}
+
+// The escape code bits of `v`, from its `lookup`: non-zero entries, no byte of 0x80 or above.
+CLAUDE_HARNESS_AVX512 std::uint64_t escape_codes_avx512(__m512i v, __m512i lookup) {
   return _mm512_test_epi8_mask(lookup, lookup) & ~_mm512_movepi8_mask(v);
 }
 
@@ -369,7 +373,7 @@ CLAUDE_HARNESS_AVX512 bool check_body_avx512(std::string_view body,
     if ((quote & ~escaped) != 0 || control != 0) return false;
     if (escaped == 0) continue;
     BlockBits bits;
-    bits.escape_code = escape_codes_avx512(v, k);
+    bits.escape_code = escape_codes_avx512(v, escape_lookup_avx512(v, k));
     bits.u = _mm512_cmpeq_epi8_mask(v, k.u);
     if (!escapes_valid(bits, escaped, body, block, check_unicode, paired_low)) return false;
   }
@@ -394,12 +398,12 @@ CLAUDE_HARNESS_AVX512 RunEnd decode_run_avx512(std::string_view body, std::size_
       at += 64;
       continue;
     }
-    const __m512i lookup = _mm512_permutex2var_epi8(k.table_low, v, k.table_high);
+    const __m512i lookup = escape_lookup_avx512(v, k);
     BlockBits bits;
     bits.backslash = backslash;
     bits.quote = quote;
     bits.control = control;
-    bits.escape_code = _mm512_test_epi8_mask(lookup, lookup) & ~_mm512_movepi8_mask(v);
+    bits.escape_code = escape_codes_avx512(v, lookup);
     bits.u = _mm512_cmpeq_epi8_mask(v, k.u);
     // The block starts where no escape reaches into it, so its escapes are its own.
     const auto check = check_escapes(bits, EscapeScanner().escaped(backslash));

@@ -229,6 +229,10 @@ void Session::install_handlers() {
 }
 
 void Session::consider_run_end(const Message& message) {
+  if (message.is<AssistantMessage>() || message.is<StreamEvent>()) {
+    consider_run_end(message.type());
+    return;
+  }
   bool end_now = false;
   {
     std::lock_guard lock(run_mutex_);
@@ -248,17 +252,14 @@ void Session::consider_run_end(const Message& message) {
     } else if (message.is<ResultMessage>()) {
       saw_result_ = true;
       if (!reports_state_ && agent_tasks_.empty()) run_over_ = true;
-    } else if (message.is<AssistantMessage>() || message.is<StreamEvent>()) {
-      saw_result_ = false;  // a new turn started (background agent follow-up)
-      run_over_ = false;
     }
     end_now = run_over_ && !was_over && close_at_run_end_;
   }
   if (end_now) transport_->end_input();
 }
 
-// An unparsed line's part in the run's end: what an assistant message or a stream event does
-// above (neither ends a run, so the input is never closed here).
+// By type alone, for lines still unparsed: an assistant message or a stream event starts a new
+// turn (a background agent's follow-up), so the run is not over; it never ends one.
 void Session::consider_run_end(MessageType type) {
   if (type != MessageType::assistant && type != MessageType::stream_event) return;
   std::lock_guard lock(run_mutex_);
