@@ -93,6 +93,11 @@ void Engine::write(std::string bytes, std::optional<std::size_t> step, Output::S
   output_.push_back(Output{stream, std::move(bytes), step});
 }
 
+void Engine::write_chunk(std::string bytes, std::size_t step) {
+  write(std::move(bytes), step);
+  output_.back().own_write = true;
+}
+
 void Engine::write_message(const Json& message, std::optional<std::size_t> step) {
   std::string line = dump_json(message);
   line.push_back('\n');
@@ -414,7 +419,7 @@ bool Engine::run_step(Step& step, std::size_t index, Millis now) {
         ++chunk_next_;
         std::string piece = chunk_bytes_.substr(0, n);
         chunk_bytes_.erase(0, std::min(n, chunk_bytes_.size()));
-        write(std::move(piece), index);
+        write_chunk(std::move(piece), index);
         if (!chunk_bytes_.empty()) {
           wake_at_ = now + step.gap_ms;
           return false;
@@ -445,7 +450,7 @@ bool Engine::run_step(Step& step, std::size_t index, Millis now) {
             ++chunk_next_;
             std::string piece = chunk_bytes_.substr(0, n);
             chunk_bytes_.erase(0, std::min(n, chunk_bytes_.size()));
-            write(std::move(piece), index);
+            write_chunk(std::move(piece), index);
             if (!chunk_bytes_.empty() && step.gap_ms > 0) {
               wake_at_ = now + step.gap_ms;
               return false;

@@ -6,9 +6,12 @@
 #include <chrono>
 #include <csignal>
 #include <cstring>
+#include <string_view>
+#include <vector>
 
 #include "claude/emulator/fake_claude.hpp"
 #include "claude/sdk/line_buffer.hpp"
+#include "process/gathered_write.hpp"
 #include "report/report_redaction.hpp"
 
 extern char** environ;
@@ -160,22 +163,37 @@ class Shell {
 
  private:
   void flush() {
-    for (Output& out : engine_.take_output()) {
-      if (out.stream == Output::Stream::stderr_stream) {
-        write_all(STDERR_FILENO, out.bytes);
+    std::vector<Output> outputs = engine_.take_output();
+    for (std::size_t next = 0; next < outputs.size();) {
+      if (outputs[next].stream == Output::Stream::stderr_stream) {
+        write_all(STDERR_FILENO, outputs[next++].bytes);
         continue;
       }
-      if (!stdout_broken_ && write_all(STDOUT_FILENO, out.bytes)) continue;
-      if (!undelivered_step_) undelivered_step_ = out.step;
-      if (!stdout_broken_) {
-        stdout_broken_ = true;
-        engine_.on_stdout_closed(clock_.now());
+      // The stdout outputs up to the next stderr one, or a chunk on its own.
+      gathered_.clear();
+      for (std::size_t i = next; i < outputs.size(); ++i) {
+        const Output& out = outputs[i];
+        if (out.stream != Output::Stream::stdout_stream) break;
+        if (out.own_write && !gathered_.empty()) break;
+        gathered_.push_back(out.bytes);
+        if (out.own_write) break;
       }
+      const std::size_t written =
+          stdout_broken_ ? 0 : detail::write_gathered(STDOUT_FILENO, gathered_);
+      for (std::size_t i = next + written; i < next + gathered_.size(); ++i) {
+        if (!undelivered_step_) undelivered_step_ = outputs[i].step;
+        if (!stdout_broken_) {
+          stdout_broken_ = true;
+          engine_.on_stdout_closed(clock_.now());
+        }
+      }
+      next += gathered_.size();
     }
   }
 
   Engine& engine_;
   const Clock& clock_;
+  std::vector<std::string_view> gathered_;  // the outputs of one write_gathered call
   bool stdin_open_ = true;
   bool stdout_broken_ = false;
   std::optional<std::size_t> undelivered_step_;

@@ -60,6 +60,8 @@ class Session {
   const std::string& out() const { return out_; }
   const std::string& err() const { return err_; }
   const std::vector<std::string>& writes() const { return writes_; }
+  // Output::own_write of each stdout write.
+  const std::vector<bool>& own_writes() const { return own_writes_; }
   const Report& report() const { return engine_->report(); }
   std::string failure_kind() const {
     return report().failure ? report().failure->kind : std::string("none");
@@ -71,6 +73,7 @@ class Session {
       if (o.stream == Output::Stream::stdout_stream) {
         out_ += o.bytes;
         writes_.push_back(o.bytes);
+        own_writes_.push_back(o.own_write);
       } else {
         err_ += o.bytes;
       }
@@ -80,6 +83,7 @@ class Session {
   std::unique_ptr<Engine> engine_;
   std::string out_, err_;
   std::vector<std::string> writes_;
+  std::vector<bool> own_writes_;
 };
 
 constexpr const char* kInit =
@@ -307,6 +311,16 @@ TEST(Engine, ChunksAreSeparateWritesAndGapsWaitForTheClock) {
   run.time(20);
   ASSERT_EQ(run.writes().size(), 3u);
   EXPECT_EQ(run.writes()[2], ":\"x\"}\n");
+}
+
+TEST(Engine, ChunksWithoutAGapAreStillWrittenOnTheirOwn) {
+  Session run(scenario(
+      {R"({"send":{"type":"a"}})", R"({"send":{"type":"x"},"chunks":[3,4]})", R"({"raw":"b\n"})"}));
+  ASSERT_EQ(run.writes().size(), 5u);
+  EXPECT_EQ(run.writes()[1], R"({"t)");
+  EXPECT_EQ(run.writes()[3], ":\"x\"}\n");
+  // Only the pieces of the chunked send: the shell gathers the other outputs into one writev.
+  EXPECT_EQ(run.own_writes(), (std::vector<bool>{false, true, true, true, false}));
 }
 
 TEST(Engine, AutoInitializeReplyWaitsForAChunkedSendToFinish) {

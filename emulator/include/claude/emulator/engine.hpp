@@ -40,8 +40,11 @@ namespace claude::emulator {
 
 struct Output {
   enum class Stream { stdout_stream, stderr_stream } stream = Stream::stdout_stream;
-  std::string bytes;                // one write(2)
+  std::string bytes;
   std::optional<std::size_t> step;  // the step that wrote it (nullopt: automatic replies)
+  // A piece of a chunked send: written by a write(2) of its own. Other stdout outputs taken
+  // together go out in one writev(2).
+  bool own_write = false;
 };
 
 using Environment = std::vector<std::pair<std::string, std::string>>;
@@ -91,6 +94,8 @@ class Engine {
                     const Json* expected);
   void write(std::string bytes, std::optional<std::size_t> step,
              Output::Stream stream = Output::Stream::stdout_stream);
+  // One piece of a chunked send (Output::own_write).
+  void write_chunk(std::string bytes, std::size_t step);
   void write_message(const Json& message, std::optional<std::size_t> step);
   std::optional<std::deque<Pending>::iterator> find_match(const Json& pattern);
   void consume(std::deque<Pending>::iterator it, std::size_t step);
