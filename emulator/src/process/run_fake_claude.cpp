@@ -166,7 +166,8 @@ class Shell {
     std::vector<Output> outputs = engine_.take_output();
     for (std::size_t next = 0; next < outputs.size();) {
       if (outputs[next].stream == Output::Stream::stderr_stream) {
-        write_all(STDERR_FILENO, outputs[next++].bytes);
+        write_all(STDERR_FILENO, outputs[next].bytes);
+        engine_.give_back(std::move(outputs[next++].bytes));
         continue;
       }
       // The stdout outputs up to the next stderr one, or a chunk on its own.
@@ -186,6 +187,9 @@ class Shell {
           stdout_broken_ = true;
           engine_.on_stdout_closed(clock_.now());
         }
+      }
+      for (std::size_t i = next; i < next + gathered_.size(); ++i) {
+        engine_.give_back(std::move(outputs[i].bytes));
       }
       next += gathered_.size();
     }

@@ -131,29 +131,36 @@ bool is_json_string_body(std::string_view body, StringScan scan) {
 }
 
 std::optional<std::string> decode_json_string_body(std::string_view body, StringScan wanted) {
+  std::string decoded;
+  if (!decode_json_string_body_into(body, decoded, wanted)) return std::nullopt;
+  return decoded;
+}
+
+bool decode_json_string_body_into(std::string_view body, std::string& decoded, StringScan wanted) {
   const StringScan scan = usable_scan(wanted);
   // Nothing decodes to more bytes than its escaped form, so the output never passes the input
   // (and decode_run's stores, up to 64 bytes ahead, stay inside it).
-  std::string decoded(body.size(), '\0');
+  if (decoded.capacity() < body.size()) decoded.clear();  // a reallocation copies nothing then
+  if (decoded.size() < body.size()) decoded.resize(body.size());
   char* out = decoded.data();
   std::size_t at = 0;
   bool non_ascii = false;
   for (;;) {
     const RunEnd end = decode_run(body, scan, at, out, non_ascii);
-    if (end == RunEnd::invalid) return std::nullopt;
+    if (end == RunEnd::invalid) return false;
     if (end == RunEnd::tail) break;
     // A block with a \uXXXX escape, byte by byte up to the first place at or past its end that no
     // escape spans.
     for (const std::size_t block_end = at + 64; at < block_end;) {
-      if (!decode_one(body, &at, &out, &non_ascii)) return std::nullopt;
+      if (!decode_one(body, &at, &out, &non_ascii)) return false;
     }
   }
   while (at < body.size()) {
-    if (!decode_one(body, &at, &out, &non_ascii)) return std::nullopt;
+    if (!decode_one(body, &at, &out, &non_ascii)) return false;
   }
-  if (non_ascii && !simdjson::validate_utf8(body.data(), body.size())) return std::nullopt;
+  if (non_ascii && !simdjson::validate_utf8(body.data(), body.size())) return false;
   decoded.resize(static_cast<std::size_t>(out - decoded.data()));
-  return decoded;
+  return true;
 }
 
 std::optional<EscapedStringLine> match_escaped_string_line(std::string_view line) {

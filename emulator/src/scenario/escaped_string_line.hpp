@@ -47,4 +47,10 @@ bool is_json_string_body(std::string_view body, StringScan scan = StringScan::fa
 std::optional<std::string> decode_json_string_body(std::string_view body,
                                                    StringScan scan = StringScan::fastest);
 
+// The same into `out`, whose memory is reused: only the bytes past its current size are zeroed
+// before the decode writes over them (a string that held an earlier step's bytes needs almost
+// none). False, with `out` holding no particular bytes, when the body is not valid.
+bool decode_json_string_body_into(std::string_view body, std::string& out,
+                                  StringScan scan = StringScan::fastest);
+
 }  // namespace claude::emulator::detail

@@ -259,6 +259,57 @@ TEST_F(ScenarioFileLoad, EngineWritesEachRawStepOnceAndFailsOnATruncatedFile) {
   EXPECT_NE(engine.report().failure->message.find("truncated"), std::string::npos);
 }
 
+// The shell gives the bytes of each written output back (Engine::give_back) and the next steps
+// decode into them: whatever those strings held, each step writes exactly its own bytes.
+TEST_F(ScenarioFileLoad, StepsDecodeIntoGivenBackStringsAndWriteOnlyTheirOwnBytes) {
+  std::string text = R"({"scenario":1})"
+                     "\n";
+  std::string expected_out, expected_err;
+  for (const std::size_t size : {5000, 10, 70000, 0, 3, 70000, 200}) {
+    const std::string bytes = std::string(size, 'a') + "\"\n";
+    // Each step waits for an SDK line: it runs after the outputs before it were given back.
+    text += R"({"expect":{"type":"user"}})"
+            "\n";
+    text += R"({"raw":")" + std::string(size, 'a') + R"(\"\n"})" + "\n";
+    expected_out += bytes;
+    if (size == 10) {
+      text += R"({"stderr":"warn \u00e9\n"})"
+              "\n";
+      expected_err += "warn \xC3\xA9\n";
+    }
+  }
+  text += R"({"send":{"type":"last"}})"
+          "\n";
+  expected_out += "{\"type\":\"last\"}\n";
+  auto loaded = load_scenario_file(write_file("spares.ndjson", text));
+  ASSERT_TRUE(loaded.ok()) << loaded.errors.front().to_string();
+  Engine engine(std::move(*loaded.scenario), parse_invocation({}), Environment{});
+  std::string out, err;
+  std::size_t given_back = 0;
+  auto take = [&] {
+    for (Output& output : engine.take_output()) {
+      (output.stream == Output::Stream::stdout_stream ? out : err) += output.bytes;
+      // Stale bytes, longer than any step, where the next step decodes.
+      output.bytes.assign(80000, '#');
+      engine.give_back(std::move(output.bytes));
+      ++given_back;
+    }
+  };
+  engine.start(0);
+  take();
+  for (Millis t = 1; t <= 7; ++t) {  // one for each step's expect
+    engine.on_line(R"({"type":"user"})", false, t);
+    take();
+  }
+  engine.on_eof(8);
+  take();
+  EXPECT_TRUE(engine.report().passed);
+  EXPECT_GE(given_back, 9u);
+  EXPECT_EQ(out.size(), expected_out.size());
+  EXPECT_TRUE(out == expected_out);
+  EXPECT_EQ(err, expected_err);
+}
+
 TEST_F(ScenarioFileLoad, RewrittenStringIsAnErrorNotWrongBytes) {
   const std::string text = R"({"scenario":1})"
                            "\n"

@@ -65,6 +65,14 @@ void expect_decodes_alike(std::string_view body) {
     if (fast) {
       EXPECT_EQ(*fast, *slow) << "body: " << body.substr(0, 300);
     }
+    // Into strings that held other bytes (a step's given-back buffer): longer, shorter, none.
+    for (const std::size_t stale : {body.size() + 70, std::size_t{3}, std::size_t{0}}) {
+      std::string reused(stale, '#');
+      ASSERT_EQ(decode_json_string_body_into(literal, reused, scan), fast.has_value());
+      if (fast) {
+        EXPECT_EQ(reused, *fast) << "stale bytes " << stale << ", body: " << body.substr(0, 300);
+      }
+    }
   }
 }
 

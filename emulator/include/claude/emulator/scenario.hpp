@@ -87,6 +87,8 @@ struct Step {
   // The same, for a replay whose memory should shrink as it goes: `text` is moved out (left
   // empty); `escaped` is read from its file each time, so it holds no memory either way.
   std::string take_bytes();
+  // take_bytes() into `out` (its bytes replaced), reusing out's memory for a decoded `escaped`.
+  void take_bytes(std::string& out);
 };
 
 struct StepBytesError : std::runtime_error {
