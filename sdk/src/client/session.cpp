@@ -273,7 +273,7 @@ void Session::on_message(Message&& message) {
   consider_run_end(message);
   if (const auto* s = message.get_if<SystemMessage>(); s && s->sdk_host_only) return;
   const std::size_t bytes = message.line_size();
-  enqueue(std::move(message), bytes);
+  enqueue(std::make_unique<Message>(std::move(message)), bytes);
 }
 
 void Session::on_unparsed(InboundLine&& line, std::size_t line_number, MessageType type) {
@@ -378,8 +378,8 @@ std::optional<Message> Session::next_message() {
   while (!m) {
     if (taken_next_ == taken_.size() && !take_batch()) return m;
     Queued& item = taken_[taken_next_++];
-    if (auto* message = std::get_if<Message>(&item)) {
-      m.emplace(std::move(*message));
+    if (auto* message = std::get_if<std::unique_ptr<Message>>(&item)) {
+      m.emplace(std::move(**message));
     } else {
       parse_unparsed(std::get<UnparsedLine>(item), m);
     }
@@ -443,7 +443,7 @@ bool Session::take_batch() {
   constexpr std::size_t kKeptSlots = 1024;
   taken_.clear();
   taken_next_ = 0;
-  if (taken_.capacity() > kKeptSlots) taken_ = {};
+  if (taken_.capacity() > kKeptSlots) taken_ = std::vector<Queued>();
   std::unique_lock lock(queue_mutex_);
   const auto limit = options_.message_inactivity_timeout;
   for (;;) {

@@ -77,7 +77,9 @@ class Session {
     std::size_t line_number = 0;
     MessageType type = MessageType::unknown;
   };
-  using Queued = std::variant<Message, UnparsedLine>;
+  // A message the reader parsed is boxed: a queue slot is then the size of an UnparsedLine, not
+  // of a Message (over 600 bytes), and the bulk of a replay is unparsed lines.
+  using Queued = std::variant<UnparsedLine, std::unique_ptr<Message>>;
 
   void on_message(Message&& message);
   void on_unparsed(InboundLine&& line, std::size_t line_number, MessageType type);
