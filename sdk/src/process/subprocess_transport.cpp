@@ -141,7 +141,7 @@ struct SubprocessTransport::State {
   // stdout, touched only by the reading thread
   LineBuffer stdout_lines;
   std::deque<InboundLine> ready;
-  std::string chunk;
+  std::string chunk;  // read into when no lending buffer is free (or lend_lines is off)
   process::LendingBuffers lending{kReadChunk, InboundLine::kSpareCapacity};
   std::optional<StreamEnd> end;
   std::optional<process::MarkerEraser> eraser;  // from the moment the wake marker may be in stdout
@@ -271,6 +271,9 @@ struct SubprocessTransport::State {
         }
       }
       const std::shared_ptr<char[]>* buffer = options.lend_lines ? lending.free_buffer() : nullptr;
+      // The transport's own buffer is made on first need: with lent lines, most sessions never
+      // touch it, and a 1 MiB string zeroed at connect cost every spawn its page faults.
+      if (buffer == nullptr && chunk.size() < kReadChunk) chunk.resize(kReadChunk);
       char* into = buffer != nullptr ? buffer->get() : chunk.data();
       ssize_t n = ::read(stdout_fd, into, kReadChunk);
       if (n > 0) {
@@ -394,7 +397,6 @@ void SubprocessTransport::connect() {
   s.wake_read = wake[0];
   s.wake_write = wake[1];
   s.stdout_epoll = epoll_fd;
-  s.chunk.resize(kReadChunk);
   s.connected = true;
   s.stderr_thread = std::thread([&s] { s.run_stderr(); });
 }
