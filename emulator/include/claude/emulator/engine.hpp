@@ -75,7 +75,7 @@ class Engine {
 
   std::vector<Output> take_output();
   // The bytes of a taken Output once they are written: a later raw, stderr or verbatim step
-  // decodes into their memory instead of a new, zeroed string. A few are kept; the rest freed.
+  // decodes into their memory instead of a new, zeroed string. Up to 2 MiB are kept.
   void give_back(std::string bytes);
   std::optional<Millis> next_deadline() const;
   bool finished() const { return finished_; }
