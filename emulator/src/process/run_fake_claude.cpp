@@ -170,28 +170,30 @@ class Shell {
         engine_.give_back(std::move(outputs[next++].bytes));
         continue;
       }
-      // The stdout outputs up to the next stderr one, or a chunk on its own.
-      gathered_.clear();
-      for (std::size_t i = next; i < outputs.size(); ++i) {
-        const Output& out = outputs[i];
-        if (out.stream != Output::Stream::stdout_stream) break;
-        if (out.own_write && !gathered_.empty()) break;
-        gathered_.push_back(out.bytes);
-        if (out.own_write) break;
+      // This stdout output and those after it up to a stderr one, unless a chunk is alone.
+      std::size_t end = next + 1;
+      while (!outputs[next].own_write && end < outputs.size() &&
+             outputs[end].stream == Output::Stream::stdout_stream && !outputs[end].own_write) {
+        ++end;
       }
+      gathered_.clear();
+      for (std::size_t i = next; i < end; ++i) gathered_.push_back(outputs[i].bytes);
       const std::size_t written =
           stdout_broken_ ? 0 : detail::write_gathered(STDOUT_FILENO, gathered_);
-      for (std::size_t i = next + written; i < next + gathered_.size(); ++i) {
-        if (!undelivered_step_) undelivered_step_ = outputs[i].step;
-        if (!stdout_broken_) {
-          stdout_broken_ = true;
-          engine_.on_stdout_closed(clock_.now());
-        }
-      }
-      for (std::size_t i = next; i < next + gathered_.size(); ++i) {
+      for (std::size_t i = next; i < end; ++i) {
+        if (i >= next + written) note_undelivered(outputs[i].step);
         engine_.give_back(std::move(outputs[i].bytes));
       }
-      next += gathered_.size();
+      next = end;
+    }
+  }
+
+  // A stdout output that did not reach the SDK: its reader is gone.
+  void note_undelivered(std::optional<std::size_t> step) {
+    if (!undelivered_step_) undelivered_step_ = step;
+    if (!stdout_broken_) {
+      stdout_broken_ = true;
+      engine_.on_stdout_closed(clock_.now());
     }
   }
 

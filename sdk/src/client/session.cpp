@@ -7,6 +7,7 @@
 #include "claude/sdk/frame_writer.hpp"
 #include "claude/sdk/subprocess_transport.hpp"
 #include "messages/json_writer.hpp"
+#include "messages/parse_inbound.hpp"
 
 namespace claude::sdk::client {
 
@@ -397,9 +398,7 @@ void Session::parse_unparsed(UnparsedLine& unparsed, std::optional<Message>& out
   if (!parser_) parser_.emplace();
   InboundLine& line = unparsed.line;
   const std::size_t bytes = line.view().size();
-  // On a ParseError the line stays where it was, lent or not.
-  ParseResult parsed = line.lender ? parser_->parse_lent(line.lent, std::move(line.lender))
-                                   : parser_->parse_moving(std::move(line.text));
+  ParseResult parsed = detail::parse_inbound(*parser_, line);
   if (auto* error = std::get_if<ParseError>(&parsed)) {
     if (!line.partial) fail_at(unparsed.line_number, *error, line.view());
     release(bytes);

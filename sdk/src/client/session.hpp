@@ -10,14 +10,14 @@
 // MessageParseError the reader would have raised; control requests after it were answered by then.
 // The consumer takes the whole queue at once into `taken_` and pops from it without locking. The
 // two vectors trade places, so the reader pushes into slots the consumer has emptied: no
-// allocation per message (a deque allocates a block per Message, which is larger than its block
-// size). A waiting consumer is woken once per batch of lines (ControlListener::on_batch_end: the
-// transport has nothing buffered) or every `wake_bytes_`, not per message. When the queue holds
-// Options::max_queued_message_bytes the reader waits until the consumer has taken half of it
-// (backpressure down to the CLI's pipe); it never waits while one of our control requests awaits
-// its answer (the reader must read it), nor after close(); while we write to the CLI's stdin it
-// waits only briefly (a CLI blocked on stdout may not read its stdin, and the write may be what the
-// consumer is busy with).
+// allocation per unparsed line (the few messages the reader parses are boxed, which keeps a slot
+// an unparsed line's size). A waiting consumer is woken once per batch of lines
+// (ControlListener::on_batch_end: the transport has nothing buffered) or every `wake_bytes_`, not
+// per message. When the queue holds Options::max_queued_message_bytes the reader waits until the
+// consumer has taken half of it (backpressure down to the CLI's pipe); it never waits while one of
+// our control requests awaits its answer (the reader must read it), nor after close(); while we
+// write to the CLI's stdin it waits only briefly (a CLI blocked on stdout may not read its stdin,
+// and the write may be what the consumer is busy with).
 #pragma once
 
 #include <atomic>
@@ -77,8 +77,8 @@ class Session {
     std::size_t line_number = 0;
     MessageType type = MessageType::unknown;
   };
-  // A message the reader parsed is boxed: a queue slot is then the size of an UnparsedLine, not
-  // of a Message (over 600 bytes), and the bulk of a replay is unparsed lines.
+  // A message the reader parsed is boxed: a queue slot is then the size of an UnparsedLine (about
+  // 110 bytes), not of a Message (over 600), and the bulk of a replay is unparsed lines.
   using Queued = std::variant<UnparsedLine, std::unique_ptr<Message>>;
 
   void on_message(Message&& message);

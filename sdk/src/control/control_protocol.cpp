@@ -11,6 +11,7 @@
 #include "claude/sdk/frame_writer.hpp"
 #include "claude/sdk/message_parser.hpp"
 #include "messages/leading_type.hpp"
+#include "messages/parse_inbound.hpp"
 #include "threads/sigpipe.hpp"
 
 namespace claude::sdk {
@@ -211,9 +212,7 @@ struct ControlProtocol::Engine : std::enable_shared_from_this<ControlProtocol::E
           continue;
         }
       }
-      // On a ParseError the line is left where it was, lent or not.
-      ParseResult parsed = line.lender ? parser.parse_lent(text, std::move(line.lender))
-                                       : parser.parse_moving(std::move(line.text));
+      ParseResult parsed = detail::parse_inbound(parser, line);
       if (auto* err = std::get_if<ParseError>(&parsed)) {
         if (line.partial) {
           // A truncated last line (the CLI died mid-write) is not a frame; keep it visible.
