@@ -252,6 +252,8 @@ std::string fake_claude_usage() {
          "  FAKE_CLAUDE_SCENARIO  scenario file when --scenario is not given\n"
          "  FAKE_CLAUDE_REPORT    write the JSON report to this path (mode 0600)\n"
          "  FAKE_CLAUDE_SPEED     replay speed when --speed is not given\n"
+         "  FAKE_CLAUDE_VERDICT   \"stderr\": also write a passing verdict to stderr (by\n"
+         "                        default only a failing one is written there)\n"
          "\n"
          "Exit status: 0 pass (or the code of a passing scenario's exit step), 1 verdict\n"
          "failure (report on stderr), 2 usage error, bad scenario file, or a report that\n"
@@ -348,7 +350,11 @@ int run_fake_claude(std::span<const std::string> args, const Environment& enviro
   }
   const Report& report = *verdict;
   const detail::ReportRedaction redaction(environment);
-  write_all(STDERR_FILENO, redaction.redact(report_text(report)));
+  // A passing replay leaves the CLI's stderr as the scenario scripted it: SDKs hand that stream
+  // to their users, and the live CLI never wrote a verdict there.
+  if (!report.passed || lookup(environment, "FAKE_CLAUDE_VERDICT") == "stderr") {
+    write_all(STDERR_FILENO, redaction.redact(report_text(report)));
+  }
   if (!report_path.empty()) {
     Json json = report_json(report);
     redaction.redact(json);

@@ -103,30 +103,12 @@ std::vector<std::string> driver_command(const std::string& sdk, const fs::path& 
 //   mcp_tool) and control results reach the driver on different paths of the SDK, so whether a
 //   callback is observed before or after the message yielded just before it depends on timing,
 //   and fake-claude sends its lines without the recorded pauses. Each kind keeps its own order.
-// - fake-claude's own verdict line (`fake-claude: PASS …`, written to the CLI's stderr, which
-//   the real CLI left empty) where an SDK quotes the CLI's stderr in an error message
-//   ("\nstderr tail:\n…", the C++ SDK).
 // Everything else — every message field, callback input and answer, control result — comes from
 // the recorded CLI lines or the spec and must be identical.
-std::string without_fake_claude_stderr(const std::string& message) {
-  const std::string marker = "\nstderr tail:\n";
-  const auto at = message.find(marker);
-  if (at == std::string::npos) return message;
-  std::string kept;
-  std::istringstream lines(message.substr(at + marker.size()));
-  for (std::string line; std::getline(lines, line);) {
-    if (!line.starts_with("fake-claude: ")) kept += (kept.empty() ? "" : "\n") + line;
-  }
-  return message.substr(0, at) + (kept.empty() ? "" : marker + kept);
-}
-
 Json normalised(const Json& observations) {
   std::map<std::string, Json> by_kind;
   for (Json o : observations) {
     o.erase("t_ms");
-    if (o.value("obs", "") == "error" && o.contains("message") && o["message"].is_string()) {
-      o["message"] = without_fake_claude_stderr(o["message"]);
-    }
     const std::string kind = o.value("obs", "");
     by_kind[kind].push_back(std::move(o));
   }
