@@ -17,6 +17,9 @@ constexpr std::size_t kOutputBacklogBytes = std::size_t{1} << 20;
 // Strings given back are kept for the steps' bytes up to twice the backlog in all: enough that a
 // long replay of large steps seldom zeroes a new buffer.
 constexpr std::size_t kSpareBytes = 2 * kOutputBacklogBytes;
+// Print mode: with a prompt argument the real CLI waits this long for stdin data, then answers
+// the argument alone.
+constexpr Millis kPromptArgumentStdinWaitMs = 3000;
 
 std::string preview(std::string_view bytes, std::size_t limit) {
   if (!bytes.empty() && bytes.back() == '\n') bytes.remove_suffix(1);
@@ -37,6 +40,23 @@ std::string describe_step(const Step& step) {
   return std::string(verb_name(step.verb)) + " (line " + std::to_string(step.line) + ")";
 }
 
+bool ends_run(Verb verb) {
+  return verb == Verb::exit || verb == Verb::kill || verb == Verb::hang;
+}
+
+std::string waiting_for(const Step& step, bool text_prompt) {
+  switch (step.verb) {
+    case Verb::expect_eof:
+      return "stdin EOF";
+    case Verb::expect_prompt:
+      return text_prompt ? "the prompt"
+                         : "the prompt (there is none: fake-claude reads a text prompt only in "
+                           "print mode, --print without --input-format stream-json)";
+    default:
+      return "an SDK line matching the pattern";
+  }
+}
+
 }  // namespace
 
 Engine::Engine(Scenario scenario, Invocation invocation, Environment environment,
@@ -46,6 +66,7 @@ Engine::Engine(Scenario scenario, Invocation invocation, Environment environment
       environment_(std::move(environment)),
       options_(options),
       rng_state_(options.seed) {
+  text_prompt_ = invocation_.reads_text_prompt();
   report_.file = scenario_.file;
   report_.name = scenario_.header.name;
   report_.args = invocation_.args;
@@ -239,6 +260,51 @@ void Engine::on_line(std::string_view line, bool partial, Millis now) {
   advance(now);
 }
 
+void Engine::on_text(std::string_view bytes, Millis now) {
+  now_ = now;
+  if (prompt_complete_) {
+    // Like the real CLI, which stopped reading once it had its prompt: shown, never graded.
+    TranscriptEntry entry;
+    entry.t_ms = now - start_;
+    entry.dir = 'i';
+    entry.size = bytes.size();
+    entry.text = preview(bytes, kSdkPreviewBytes);
+    entry.ignored = true;
+    report_.transcript.push_back(std::move(entry));
+    return;
+  }
+  prompt_stdin_.append(bytes);
+  if (!finished_) advance(now);
+}
+
+std::optional<Millis> Engine::prompt_due() const {
+  if (!text_prompt_ || prompt_complete_ || !prompt_stdin_.empty() ||
+      !invocation_.prompt_argument()) {
+    return std::nullopt;
+  }
+  return start_ + kPromptArgumentStdinWaitMs;
+}
+
+void Engine::complete_prompt(Millis now) {
+  if (!text_prompt_ || prompt_complete_) return;
+  prompt_complete_ = true;
+  std::string prompt = print_mode_prompt(invocation_.prompt_argument(), prompt_stdin_);
+  prompt_stdin_.clear();
+  TranscriptEntry entry;
+  entry.t_ms = now - start_;
+  entry.dir = 'i';
+  entry.size = prompt.size();
+  entry.text = preview(prompt, kSdkPreviewBytes);
+  entry.prompt = true;
+  Pending pending;
+  pending.transcript = report_.transcript.size();
+  report_.transcript.push_back(std::move(entry));
+  pending.value = std::move(prompt);
+  pending.json = true;
+  pending.prompt = true;
+  pending_.push_back(std::move(pending));
+}
+
 void Engine::on_oversized_line(std::size_t size, Millis now) {
   now_ = now;
   TranscriptEntry entry;
@@ -259,6 +325,7 @@ void Engine::on_eof(Millis now) {
   now_ = now;
   if (!eof_) eof_at_ = now;
   eof_ = true;
+  complete_prompt(now);
   if (!finished_) advance(now);
 }
 
@@ -313,23 +380,28 @@ std::string Engine::take_spare() {
 std::optional<Millis> Engine::next_deadline() const {
   if (finished_) return std::nullopt;
   if (paused_for_output_) return now_;
-  if (wake_at_) return wake_at_;
-  if (!entered_) return std::nullopt;
-  if (cursor_ >= scenario_.steps.size()) return entered_at_ + scenario_.header.timeout_ms;
-  const Step& step = scenario_.steps[cursor_];
-  switch (step.verb) {
-    case Verb::expect:
-    case Verb::request:
-    case Verb::expect_eof:
-      return entered_at_ + timeout_of(&step);
-    default:
-      return std::nullopt;
+  std::optional<Millis> due;
+  auto consider = [&](Millis at) {
+    if (!due || at < *due) due = at;
+  };
+  if (wake_at_) consider(*wake_at_);
+  if (const auto prompt = prompt_due()) consider(*prompt);
+  for (const OpenWait& wait : open_waits_) {
+    consider(wait.armed_at + timeout_of(&scenario_.steps[wait.step]));
   }
+  if (!entered_ || wake_at_) return due;
+  if (cursor_ >= scenario_.steps.size()) {
+    consider(entered_at_ + scenario_.header.timeout_ms);
+  } else if (const Step& step = scenario_.steps[cursor_];
+             !causal() && (is_wait(step.verb) || step.verb == Verb::request)) {
+    consider(entered_at_ + timeout_of(&step));
+  }
+  return due;
 }
 
 std::optional<std::deque<Engine::Pending>::iterator> Engine::find_match(const Json& pattern) {
   for (auto it = pending_.begin(); it != pending_.end(); ++it) {
-    if (!it->json) continue;
+    if (!it->json || it->prompt) continue;
     if (match(pattern, it->value, bindings_).matched) return it;
   }
   return std::nullopt;
@@ -337,16 +409,22 @@ std::optional<std::deque<Engine::Pending>::iterator> Engine::find_match(const Js
 
 void Engine::consume(std::deque<Pending>::iterator it, std::size_t step) {
   report_.transcript[it->transcript].consumed_by = step;
-  if (const auto& t = scenario_.steps[step].recorded_t) {
+  // Causal waits are satisfied out of file order: the pacing anchor only moves forward.
+  if (const auto& t = scenario_.steps[step].recorded_t;
+      t && (!causal() || *t >= anchor_recorded_)) {
     anchor_live_ = start_ + report_.transcript[it->transcript].t_ms;
     anchor_recorded_ = *t;
   }
   const Json& v = it->value;
+  const Json* request_id = nullptr;
   if (scenario_.header.protocol == Dialect::jsonrpc) {
-    if (member(v, "method") != nullptr && member(v, "id") != nullptr) last_request_id_ = v["id"];
-  } else if (is_string_equal(member(v, "type"), "control_request") &&
-             member(v, "request_id") != nullptr) {
-    last_request_id_ = v["request_id"];
+    if (member(v, "method") != nullptr) request_id = member(v, "id");
+  } else if (is_string_equal(member(v, "type"), "control_request")) {
+    request_id = member(v, "request_id");
+  }
+  if (request_id != nullptr) {
+    last_request_id_ = *request_id;
+    if (causal()) expect_requests_.emplace_back(step, *request_id);
   }
   pending_.erase(it);
 }
@@ -358,8 +436,14 @@ void Engine::advance(Millis now) {
       paused_for_output_ = true;
       return;
     }
+    if (const auto due = prompt_due(); due && now >= *due) complete_prompt(now);
+    if (causal()) {
+      settle_waits(now);
+      if (finished_) return;
+    }
     if (wake_at_ && now < *wake_at_) return;
     if (cursor_ >= scenario_.steps.size()) {
+      if (!open_waits_.empty()) return;  // their deadlines, or stdin EOF, decide
       if (!entered_) {
         entered_ = true;
         entered_at_ = now;
@@ -378,19 +462,72 @@ void Engine::advance(Millis now) {
       entered_ = true;
       entered_at_ = now;
     }
-    if (!run_step(step, cursor_, now)) return;
-    if (report_.steps[cursor_].status != StepStatus::failed) {
-      report_.steps[cursor_].status = StepStatus::done;
-      report_.steps[cursor_].done_ms = now - start_;
+    if (causal() && is_wait(step.verb)) {
+      arm(cursor_, {}, now);
+    } else {
+      if (causal() && !waits_done(step)) return;
+      if (!run_step(step, cursor_, now)) return;
+      // A causal request with expect_response is done when its response comes (settle_waits).
+      const bool answered_later = causal() && step.verb == Verb::request && step.response;
+      if (!answered_later) mark_done(cursor_, now);
+      if (finished_) return;
     }
-    if (finished_) return;
     ++cursor_;
     entered_ = false;
     wake_at_.reset();
   }
 }
 
-bool Engine::wait_or_fail(const Step* step, std::size_t index, Millis now,
+void Engine::mark_done(std::size_t index, Millis now) {
+  StepOutcome& outcome = report_.steps[index];
+  if (outcome.status == StepStatus::failed) return;
+  outcome.status = StepStatus::done;
+  outcome.done_ms = now - start_;
+}
+
+bool Engine::waits_done(const Step& step) const {
+  if (ends_run(step.verb) && !open_waits_.empty()) return false;
+  return std::all_of(step.waits_for.begin(), step.waits_for.end(), [&](std::size_t wait) {
+    return report_.steps[wait].status == StepStatus::done;
+  });
+}
+
+void Engine::arm(std::size_t index, std::string request_id, Millis now) {
+  open_waits_.push_back(OpenWait{index, now, std::move(request_id)});
+}
+
+void Engine::settle_waits(Millis now) {
+  // Satisfied waits leave the list; after each one the scan restarts in file order, since a value
+  // it bound may let an earlier wait's $var match.
+  for (bool progress = true; progress && !finished_;) {
+    progress = false;
+    for (std::size_t i = 0; i < open_waits_.size(); ++i) {
+      const OpenWait& wait = open_waits_[i];
+      const Step& step = scenario_.steps[wait.step];
+      const bool came = step.verb == Verb::request ? take_response(step, wait.step, wait.request_id)
+                                                   : try_wait(step, wait.step);
+      if (finished_) return;
+      if (!came) continue;
+      mark_done(wait.step, now);
+      open_waits_.erase(open_waits_.begin() + static_cast<std::ptrdiff_t>(i));
+      progress = true;
+      break;
+    }
+  }
+  for (const OpenWait& wait : open_waits_) {
+    const Step& step = scenario_.steps[wait.step];
+    if (step.verb == Verb::request) {
+      wait_or_fail(&step, wait.step, now, wait.armed_at,
+                   "the response to request " + wait.request_id, &*step.response);
+    } else {
+      wait_or_fail(&step, wait.step, now, wait.armed_at, waiting_for(step, text_prompt_),
+                   step.verb == Verb::expect_eof ? nullptr : &step.value);
+    }
+    if (finished_) return;
+  }
+}
+
+bool Engine::wait_or_fail(const Step* step, std::size_t index, Millis now, Millis since,
                           std::string_view waiting_for, const Json* expected) {
   const std::optional<std::size_t> at =
       step != nullptr ? std::optional<std::size_t>(index) : std::nullopt;
@@ -401,7 +538,7 @@ bool Engine::wait_or_fail(const Step* step, std::size_t index, Millis now,
     return false;
   }
   const Millis limit = timeout_of(step);
-  if (now - entered_at_ >= limit) {
+  if (now - since >= limit) {
     fail("timeout", at,
          where + " timed out after " + std::to_string(limit) + " ms waiting for " +
              std::string(waiting_for),
@@ -495,13 +632,13 @@ bool Engine::run_step(Step& step, std::size_t index, Millis now) {
             step.verb == Verb::raw ? Output::Stream::stdout_stream : Output::Stream::stderr_stream);
       break;
     }
-    case Verb::expect: {
-      if (auto found = find_match(step.value)) {
-        consume(*found, index);
-        return true;
-      }
-      return wait_or_fail(&step, index, now, "an SDK line matching the pattern", &step.value);
-    }
+    case Verb::expect:
+    case Verb::expect_eof:
+    case Verb::expect_prompt:
+      if (try_wait(step, index)) return true;
+      if (finished_) return false;
+      return wait_or_fail(&step, index, now, entered_at_, waiting_for(step, text_prompt_),
+                          step.verb == Verb::expect_eof ? nullptr : &step.value);
     case Verb::request: {
       if (!awaited_request_id_) {
         std::vector<std::string> unbound;
@@ -526,35 +663,19 @@ bool Engine::run_step(Step& step, std::size_t index, Millis now) {
         }
         write_message(message, index);
         if (!step.response) return true;
+        if (causal()) {
+          arm(index, id, now);  // its response is awaited without holding up later steps
+          return true;
+        }
         awaited_request_id_ = id;
       }
       const std::string id = awaited_request_id_->get<std::string>();
-      for (auto it = pending_.begin(); it != pending_.end(); ++it) {
-        if (!it->json || !it->own_response) continue;
-        const Json* envelope = jsonrpc ? &it->value : member(it->value, "response");
-        const Json* got = envelope == nullptr ? nullptr
-                          : jsonrpc           ? member(*envelope, "id")
-                                              : member(*envelope, "request_id");
-        if (!is_string_equal(got, id)) continue;
-        const Json target = *envelope;
-        report_.transcript[it->transcript].consumed_by = index;
-        const std::size_t transcript = it->transcript;
-        pending_.erase(it);
-        auto result = match(*step.response, target, bindings_);
+      if (take_response(step, index, id)) {
         awaited_request_id_.reset();
-        if (!result.matched) {
-          fail("mismatch", index,
-               describe_step(step) + ": the response to request " + id +
-                   " does not match expect_response",
-               &*step.response, &target);
-          if (report_.failure && report_.failure->closest) {
-            report_.failure->closest->transcript_index = transcript;
-          }
-          return false;
-        }
-        return true;
+        return !finished_;
       }
-      return wait_or_fail(&step, index, now, "the response to request " + id, &*step.response);
+      return wait_or_fail(&step, index, now, entered_at_, "the response to request " + id,
+                          &*step.response);
     }
     case Verb::cancel: {
       auto it = std::find_if(request_names_.begin(), request_names_.end(),
@@ -573,15 +694,15 @@ bool Engine::run_step(Step& step, std::size_t index, Millis now) {
     }
     case Verb::respond:
     case Verb::respond_error: {
-      if (!last_request_id_) {
+      const std::optional<Json> answered = take_request_to_answer(index);
+      if (!answered) {
         fail("no_request", index,
              describe_step(step) +
                  ": no SDK request is waiting for an answer (the last expect "
                  "did not match a request, or it was answered already)");
         return false;
       }
-      const Json id = std::move(*last_request_id_);
-      last_request_id_.reset();
+      const Json& id = *answered;
       Json message;
       if (step.verb == Verb::respond) {
         std::vector<std::string> unbound;
@@ -615,15 +736,6 @@ bool Engine::run_step(Step& step, std::size_t index, Millis now) {
         if (step.ms > 0) return false;
       }
       break;
-    case Verb::expect_eof:
-      if (eof_) {
-        if (step.recorded_t) {
-          anchor_live_ = eof_at_;
-          anchor_recorded_ = *step.recorded_t;
-        }
-        break;
-      }
-      return wait_or_fail(&step, index, now, "stdin EOF", nullptr);
     case Verb::exit:
       end_run(Ending{Ending::Kind::exit, step.number, 0});
       return true;
@@ -635,6 +747,88 @@ bool Engine::run_step(Step& step, std::size_t index, Millis now) {
       return true;
   }
   return true;
+}
+
+bool Engine::try_wait(const Step& step, std::size_t index) {
+  switch (step.verb) {
+    case Verb::expect:
+      if (auto found = find_match(step.value)) {
+        consume(*found, index);
+        return true;
+      }
+      return false;
+    case Verb::expect_eof:
+      if (!eof_) return false;
+      if (step.recorded_t && (!causal() || *step.recorded_t >= anchor_recorded_)) {
+        anchor_live_ = eof_at_;
+        anchor_recorded_ = *step.recorded_t;
+      }
+      return true;
+    case Verb::expect_prompt: {
+      auto it =
+          std::find_if(pending_.begin(), pending_.end(), [](const Pending& p) { return p.prompt; });
+      if (it == pending_.end()) return false;
+      if (match(step.value, it->value, bindings_).matched) {
+        consume(it, index);
+        return true;
+      }
+      // There is one prompt per process: nothing else can come.
+      const std::size_t transcript = it->transcript;
+      fail("mismatch", index, describe_step(step) + ": the prompt does not match", &step.value,
+           &it->value);
+      if (report_.failure && report_.failure->closest) {
+        report_.failure->closest->transcript_index = transcript;
+      }
+      return false;
+    }
+    default:
+      return false;
+  }
+}
+
+bool Engine::take_response(const Step& step, std::size_t index, const std::string& id) {
+  const bool jsonrpc = scenario_.header.protocol == Dialect::jsonrpc;
+  for (auto it = pending_.begin(); it != pending_.end(); ++it) {
+    if (!it->json || !it->own_response) continue;
+    const Json* envelope = jsonrpc ? &it->value : member(it->value, "response");
+    const Json* got = envelope == nullptr ? nullptr
+                      : jsonrpc           ? member(*envelope, "id")
+                                          : member(*envelope, "request_id");
+    if (!is_string_equal(got, id)) continue;
+    const Json target = *envelope;
+    report_.transcript[it->transcript].consumed_by = index;
+    const std::size_t transcript = it->transcript;
+    pending_.erase(it);
+    if (!match(*step.response, target, bindings_).matched) {
+      fail("mismatch", index,
+           describe_step(step) + ": the response to request " + id +
+               " does not match expect_response",
+           &*step.response, &target);
+      if (report_.failure && report_.failure->closest) {
+        report_.failure->closest->transcript_index = transcript;
+      }
+    }
+    return true;
+  }
+  return false;
+}
+
+std::optional<Json> Engine::take_request_to_answer(std::size_t respond_step) {
+  if (!causal()) {
+    std::optional<Json> id = std::move(last_request_id_);
+    last_request_id_.reset();
+    return id;
+  }
+  // Causal order: the request the nearest expect before this step consumed.
+  std::size_t expect = respond_step;
+  while (expect > 0 && scenario_.steps[--expect].verb != Verb::expect) {
+  }
+  auto it = std::find_if(expect_requests_.begin(), expect_requests_.end(),
+                         [&](const auto& entry) { return entry.first == expect; });
+  if (it == expect_requests_.end()) return std::nullopt;
+  Json id = std::move(it->second);
+  expect_requests_.erase(it);
+  return id;
 }
 
 void Engine::fail(std::string kind, std::optional<std::size_t> step, std::string message,

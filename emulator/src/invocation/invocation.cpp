@@ -107,6 +107,22 @@ bool Invocation::has(std::string_view spec) const {
   });
 }
 
+bool Invocation::reads_text_prompt() const {
+  return (has("--print") || has("-p")) && !has("--input-format=stream-json");
+}
+
+std::optional<std::string> Invocation::prompt_argument() const {
+  if (positionals.empty()) return std::nullopt;
+  return positionals.front();
+}
+
+std::string print_mode_prompt(const std::optional<std::string>& argument,
+                              std::string_view stdin_text) {
+  if (!argument) return std::string(stdin_text);
+  if (stdin_text.empty()) return *argument;
+  return *argument + "\n" + std::string(stdin_text);
+}
+
 Invocation parse_invocation(std::span<const std::string> args) {
   Invocation inv;
   inv.args.assign(args.begin(), args.end());

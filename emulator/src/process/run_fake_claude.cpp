@@ -143,8 +143,12 @@ class Shell {
       }
       if (ready > 0 && stdin_open_ && (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) != 0) {
         const ssize_t n = ::read(STDIN_FILENO, chunk.data(), chunk.size());
-        if (n > 0) {
-          lines.feed(std::string_view(chunk.data(), static_cast<std::size_t>(n)), deliver);
+        const std::string_view bytes(chunk.data(), n > 0 ? static_cast<std::size_t>(n) : 0);
+        if (n > 0 && engine_.reads_text_prompt()) {
+          engine_.on_text(bytes, clock_.now());
+          flush();
+        } else if (n > 0) {
+          lines.feed(bytes, deliver);
         } else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
           lines.finish(deliver);
           stdin_open_ = false;
@@ -352,14 +356,17 @@ int run_fake_claude(std::span<const std::string> args, const Environment& enviro
   const detail::ReportRedaction redaction(environment);
   // A passing replay leaves the CLI's stderr as the scenario scripted it: SDKs hand that stream
   // to their users, and the live CLI never wrote a verdict there.
-  if (!report.passed || lookup(environment, "FAKE_CLAUDE_VERDICT") == "stderr") {
-    write_all(STDERR_FILENO, redaction.redact(report_text(report)));
-  }
+  bool report_written = true;
   if (!report_path.empty()) {
     Json json = report_json(report);
     redaction.redact(json);
-    if (!write_report_file(report_path, json)) return kExitUsage;
+    report_written = write_report_file(report_path, json);
   }
+  // A verdict whose report could not be written goes to stderr too: it is the only copy.
+  if (!report.passed || !report_written || lookup(environment, "FAKE_CLAUDE_VERDICT") == "stderr") {
+    write_all(STDERR_FILENO, redaction.redact(report_text(report)));
+  }
+  if (!report_written) return kExitUsage;
 
   const Ending ending = report.ending;
   switch (ending.kind) {

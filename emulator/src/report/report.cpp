@@ -48,6 +48,7 @@ Json transcript_json(const TranscriptEntry& e, std::size_t index) {
   if (e.oversized) out["oversized"] = true;
   if (e.ignored) out["ignored"] = true;
   if (e.auto_answered) out["auto_answered"] = true;
+  if (e.prompt) out["prompt"] = true;
   if (e.consumed_by) out["consumed_by_step"] = *e.consumed_by;
   return out;
 }

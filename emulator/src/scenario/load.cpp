@@ -192,8 +192,14 @@ std::string_view verb_name(Verb verb) {
       return "kill";
     case Verb::hang:
       return "hang";
+    case Verb::expect_prompt:
+      return "expect_prompt";
   }
   return "?";
+}
+
+bool is_wait(Verb verb) {
+  return verb == Verb::expect || verb == Verb::expect_eof || verb == Verb::expect_prompt;
 }
 
 std::optional<int> signal_number(std::string_view name) {

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -12,6 +13,9 @@
 #include "claude/emulator/scenario.hpp"
 
 namespace claude::emulator::detail {
+
+// Checks `label`/`after` and fills Step::waits_for (causal order); problems go to `errors`.
+void resolve_waits(Scenario& scenario, std::vector<LoadError>& errors);
 
 class ScenarioParser {
  public:
@@ -49,11 +53,26 @@ class RecordingParser {
   void complete_line(std::size_t line, char dir, std::string text, bool partial);
   void sdk_line(std::size_t line, const std::string& text);
   void cli_line(std::size_t line, std::string text, bool partial);
+  // An output step (send, raw, stderr) of the CLI: its causal dependency, then the step.
+  void add_output(Step step, const std::string* reply_to);
+  void expect_recorded_prompt(std::size_t line);
   void error(std::size_t line, std::string reason);
 
   Scenario scenario_;
   std::vector<LoadError> errors_;
   std::map<std::string, std::string, std::less<>> sdk_request_names_;  // recorded id -> var
+  // Causal order: the label of the last SDK line that drives what the CLI writes next (a user
+  // turn, an SDK request, an answer to a CLI request), and the labels earlier outputs already
+  // wait for (outputs run in file order, so a later one needs them no more).
+  std::string driver_;
+  std::set<std::string, std::less<>> awaited_;
+  std::size_t turns_ = 0;
+  std::size_t answers_ = 0;
+  // Print mode (--print with a text prompt): stdin's text, and the prompt argument.
+  bool text_prompt_ = false;
+  std::optional<std::string> prompt_argument_;
+  std::string prompt_text_;
+  bool prompt_expected_ = false;
   // Pieces of a line split with "more":true, per direction.
   std::string pieces_[3];
   std::size_t piece_line_[3] = {0, 0, 0};

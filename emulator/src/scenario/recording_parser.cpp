@@ -3,6 +3,7 @@
 // the recorded replies can carry the ids of the live run.
 #include <csignal>
 
+#include "claude/emulator/invocation.hpp"
 #include "claude/emulator/json_text.hpp"
 #include "parsers.hpp"
 
@@ -52,6 +53,7 @@ RecordingParser::RecordingParser(std::string file) {
   scenario_.file = std::move(file);
   scenario_.from_recording = true;
   scenario_.header.auto_initialize = false;  // the recorded reply is replayed instead
+  scenario_.header.order = Order::causal;
 }
 
 void RecordingParser::error(std::size_t line, std::string reason) {
@@ -71,6 +73,15 @@ void RecordingParser::header(std::size_t line, const Json& h) {
   const std::string& file = scenario_.file;
   scenario_.header.name = file.substr(file.find_last_of('/') + 1);
   scenario_.header.description = "generalised from recording " + file;
+  if (auto it = h.find("argv"); it != h.end() && it->is_array()) {
+    std::vector<std::string> args;
+    for (const auto& arg : *it) {
+      if (arg.is_string()) args.push_back(arg.get<std::string>());
+    }
+    const Invocation invocation = parse_invocation(args);
+    text_prompt_ = invocation.reads_text_prompt();
+    prompt_argument_ = invocation.prompt_argument();
+  }
 }
 
 void RecordingParser::event(std::size_t line, std::string_view text) {
@@ -141,6 +152,7 @@ void RecordingParser::event(std::size_t line, std::string_view text) {
   }
   if (auto eof = event.find("eof"); eof != event.end()) {
     if (*eof == "in") {
+      expect_recorded_prompt(line);
       Step step;
       step.verb = Verb::expect_eof;
       step.line = line;
@@ -155,6 +167,7 @@ void RecordingParser::event(std::size_t line, std::string_view text) {
       error(line, "\"exit\" must be an integer");
       return;
     }
+    expect_recorded_prompt(line);
     Step step;
     step.verb = Verb::exit;
     step.line = line;
@@ -169,6 +182,7 @@ void RecordingParser::event(std::size_t line, std::string_view text) {
       error(line, "unknown signal " + dump_json(*name));
       return;
     }
+    expect_recorded_prompt(line);
     Step step;
     step.line = line;
     if (sent_from_outside(*number)) {
@@ -186,7 +200,10 @@ void RecordingParser::event(std::size_t line, std::string_view text) {
 }
 
 void RecordingParser::complete_line(std::size_t line, char dir, std::string text, bool partial) {
-  if (dir == 'i') {
+  if (dir == 'i' && text_prompt_) {
+    prompt_text_ += text;
+    if (!partial) prompt_text_.push_back('\n');
+  } else if (dir == 'i') {
     sdk_line(line, text);
   } else if (dir == 'o') {
     cli_line(line, std::move(text), partial);
@@ -196,8 +213,28 @@ void RecordingParser::complete_line(std::size_t line, char dir, std::string text
     step.line = line;
     step.text = std::move(text);
     if (!partial) step.text.push_back('\n');
-    scenario_.steps.push_back(std::move(step));
+    add_output(std::move(step), nullptr);
   }
+}
+
+// In print mode the CLI answers the prompt once it has it: everything it writes waits for it.
+void RecordingParser::expect_recorded_prompt(std::size_t line) {
+  if (!text_prompt_ || prompt_expected_) return;
+  prompt_expected_ = true;
+  Step step;
+  step.verb = Verb::expect_prompt;
+  step.line = line;
+  step.value = print_mode_prompt(prompt_argument_, prompt_text_);
+  step.label = "prompt";
+  driver_ = step.label;
+  scenario_.steps.push_back(std::move(step));
+}
+
+void RecordingParser::add_output(Step step, const std::string* reply_to) {
+  expect_recorded_prompt(step.line);
+  const std::string& cause = reply_to != nullptr ? *reply_to : driver_;
+  if (!cause.empty() && awaited_.insert(cause).second) step.after.push_back(cause);
+  scenario_.steps.push_back(std::move(step));
 }
 
 void RecordingParser::sdk_line(std::size_t line, const std::string& text) {
@@ -209,16 +246,19 @@ void RecordingParser::sdk_line(std::size_t line, const std::string& text) {
     return;
   }
   Json pattern;
+  std::string label;  // set for the lines that drive what the CLI writes next
   if (!message.is_object() || !message.contains("type") || !message["type"].is_string()) {
     pattern = std::move(message);
   } else {
     const std::string& type = message["type"].get_ref<const std::string&>();
     pattern = Json::object({{"type", type}});
+    if (type == "user") label = "turn_" + std::to_string(++turns_);
     if (type == "control_request") {
       const Json& id = message.contains("request_id") ? message["request_id"] : Json();
       if (id.is_string()) {
         std::string name = "sdk_request_" + std::to_string(sdk_request_names_.size() + 1);
         pattern["request_id"] = Json::object({{"$capture", name}});
+        label = name;
         sdk_request_names_[id.get<std::string>()] = std::move(name);
       }
       if (message.contains("request") && message["request"].is_object() &&
@@ -226,6 +266,7 @@ void RecordingParser::sdk_line(std::size_t line, const std::string& text) {
         pattern["request"] = Json::object({{"subtype", message["request"]["subtype"]}});
       }
     } else if (type == "control_response") {
+      label = "answer_" + std::to_string(++answers_);
       const Json& response = message.contains("response") ? message["response"] : Json();
       if (response.is_object()) {
         pattern["response"] = Json::object();
@@ -241,6 +282,7 @@ void RecordingParser::sdk_line(std::size_t line, const std::string& text) {
   step.verb = Verb::expect;
   step.line = line;
   step.value = std::move(pattern);
+  if (!label.empty()) driver_ = step.label = std::move(label);
   scenario_.steps.push_back(std::move(step));
 }
 
@@ -250,7 +292,7 @@ void RecordingParser::cli_line(std::size_t line, std::string text, bool partial)
   if (partial) {
     step.verb = Verb::raw;
     step.text = std::move(text);
-    scenario_.steps.push_back(std::move(step));
+    add_output(std::move(step), nullptr);
     return;
   }
   // Only replies to SDK requests need rewriting; everything else stays the recorded bytes.
@@ -269,7 +311,7 @@ void RecordingParser::cli_line(std::size_t line, std::string text, bool partial)
           *id = "${" + it->second + "}";
           step.verb = Verb::send;
           step.value = std::move(message);
-          scenario_.steps.push_back(std::move(step));
+          add_output(std::move(step), &it->second);
           return;
         }
       }
@@ -284,7 +326,7 @@ void RecordingParser::cli_line(std::size_t line, std::string text, bool partial)
   // A replay holds every line until it is sent: no spare capacity. parse_json leaves one spare
   // byte in strings, so this is free unless nlohmann read the line (it grows strings by doubling).
   step.text.shrink_to_fit();
-  scenario_.steps.push_back(std::move(step));
+  add_output(std::move(step), nullptr);
 }
 
 LoadResult RecordingParser::finish() {
@@ -295,6 +337,8 @@ LoadResult RecordingParser::finish() {
       complete_line(piece_line_[index], dir, std::move(pieces_[index]), true);
     }
   }
+  expect_recorded_prompt(scenario_.steps.empty() ? 0 : scenario_.steps.back().line);
+  resolve_waits(scenario_, errors_);
   LoadResult result;
   if (errors_.empty()) {
     result.scenario = std::move(scenario_);

@@ -30,14 +30,19 @@ constexpr VerbSpec kVerbs[] = {
     {"exit", Verb::exit, {"", "", ""}},
     {"kill", Verb::kill, {"", "", ""}},
     {"hang", Verb::hang, {"", "", ""}},
+    {"expect_prompt", Verb::expect_prompt, {"within_ms", "", ""}},
 };
+
+// Accepted on every verb; where they make sense is checked with the whole file (resolve_waits).
+constexpr std::string_view kOrderModifiers[] = {"label", "after"};
 
 // `driver` and the `observe*` members belong to conformance grading (docs/drivers.md); fake-claude
 // accepts them and leaves them to `harness check`.
 constexpr std::string_view kHeaderKeys[] = {
     "scenario",   "name",   "description",     "cli_version",    "protocol",
     "argv",       "env",    "auto_initialize", "ignore",         "strict",
-    "timeout_ms", "driver", "observe",         "observe_absent", "observe_should"};
+    "timeout_ms", "driver", "observe",         "observe_absent", "observe_should",
+    "order"};
 
 std::optional<Millis> non_negative_ms(const Json& value) {
   if (!value.is_number_integer() && !value.is_number_unsigned()) return std::nullopt;
@@ -197,6 +202,15 @@ void ScenarioParser::header(std::size_t line, const Json& h) {
       error(line, "header 'timeout_ms' must be a positive integer");
     }
   }
+  if (auto it = h.find("order"); it != h.end()) {
+    if (*it == "sequential") {
+      header.order = Order::sequential;
+    } else if (*it == "causal") {
+      header.order = Order::causal;
+    } else {
+      error(line, "header 'order' must be \"sequential\" or \"causal\"");
+    }
+  }
   if (auto it = h.find("driver"); it != h.end()) {
     if (it->is_object()) {
       header.driver = *it;
@@ -227,13 +241,16 @@ void ScenarioParser::step(std::size_t line, Json s) {
       keys += (keys.empty() ? "'" : ", '") + it.key() + "'";
     error(line, "unknown verb (keys " + (keys.empty() ? std::string("none") : keys) +
                     "); expected one of send, raw, raw_b64, stderr, stderr_b64, expect, request, "
-                    "cancel, respond, respond_error, sleep_ms, expect_eof, exit, kill, hang");
+                    "cancel, respond, respond_error, sleep_ms, expect_eof, expect_prompt, exit, "
+                    "kill, hang");
     return;
   }
   for (auto it = s.begin(); it != s.end(); ++it) {
     if (it.key() == spec->key) continue;
     if (std::find(spec->modifiers.begin(), spec->modifiers.end(), it.key()) ==
-        spec->modifiers.end()) {
+            spec->modifiers.end() &&
+        std::find(std::begin(kOrderModifiers), std::end(kOrderModifiers), it.key()) ==
+            std::end(kOrderModifiers)) {
       error(line, "unknown field '" + it.key() + "' for verb '" + std::string(spec->key) + "'");
       return;
     }
@@ -256,6 +273,24 @@ void ScenarioParser::step(std::size_t line, Json s) {
       return;
     }
     step.within_ms = *ms;
+  }
+  if (auto it = s.find("label"); it != s.end()) {
+    if (!it->is_string() || it->get_ref<const std::string&>().empty()) {
+      error(line, "'label' takes a name");
+      return;
+    }
+    step.label = it->get<std::string>();
+  }
+  if (auto it = s.find("after"); it != s.end()) {
+    const bool names =
+        it->is_array() && !it->empty() && std::all_of(it->begin(), it->end(), [](const Json& name) {
+          return name.is_string() && !name.get_ref<const std::string&>().empty();
+        });
+    if (!names) {
+      error(line, "'after' takes a non-empty array of labels");
+      return;
+    }
+    for (const auto& name : *it) step.after.push_back(name.get<std::string>());
   }
 
   switch (spec->verb) {
@@ -312,6 +347,14 @@ void ScenarioParser::step(std::size_t line, Json s) {
       if (!check_pattern_at(line, arg, "expect pattern", true)) return;
       step.value = std::move(arg);
       seen_expect_ = true;
+      break;
+    case Verb::expect_prompt:
+      if (!arg.is_string() && !arg.is_object()) {
+        error(line, "'expect_prompt' takes the prompt text or a pattern such as {\"$re\":\"…\"}");
+        return;
+      }
+      if (!check_pattern_at(line, arg, "expect_prompt pattern", true)) return;
+      step.value = std::move(arg);
       break;
     case Verb::request: {
       if (!arg.is_object()) {
@@ -416,6 +459,7 @@ void ScenarioParser::escaped_step(std::size_t line, std::string_view key, Escape
 }
 
 LoadResult ScenarioParser::finish() {
+  resolve_waits(scenario_, errors_);
   LoadResult result;
   if (errors_.empty()) {
     result.scenario = std::move(scenario_);

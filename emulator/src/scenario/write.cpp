@@ -23,6 +23,7 @@ Json header_json(const Scenario& scenario) {
   if (!h.description.empty()) out["description"] = h.description;
   out["cli_version"] = h.cli_version;
   if (h.protocol == Dialect::jsonrpc) out["protocol"] = "jsonrpc";
+  if (h.order == Order::causal) out["order"] = "causal";
   if (!h.argv_require.empty() || !h.argv_forbid.empty()) {
     out["argv"] = Json::object();
     if (!h.argv_require.empty()) out["argv"]["require"] = h.argv_require;
@@ -101,8 +102,13 @@ Json step_json(const Step& step) {
     case Verb::hang:
       out["hang"] = true;
       break;
+    case Verb::expect_prompt:
+      out["expect_prompt"] = step.value;
+      break;
   }
   if (step.within_ms) out["within_ms"] = *step.within_ms;
+  if (!step.label.empty()) out["label"] = step.label;
+  if (!step.after.empty()) out["after"] = step.after;
   return out;
 }
 

@@ -153,5 +153,70 @@ TEST(RecordingLoader, ConvertsToAScenarioThatLoadsBack) {
   EXPECT_EQ(back.scenario->steps[2].text, "not json\n");
 }
 
+// A recording replays in causal order: each CLI line waits for the SDK line that caused it.
+TEST(RecordingLoader, CliLinesWaitForTheSdkLinesThatCausedThem) {
+  Scenario s = load_ok(
+      R"({"t":0.1,"dir":"in","line":"{\"type\":\"control_request\",\"request_id\":\"abc\",\"request\":{\"subtype\":\"initialize\"}}"})"
+      "\n"
+      R"({"t":0.1,"dir":"in","line":"{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"hi\"}}"})"
+      "\n"
+      R"({"t":0.2,"dir":"out","line":"{\"type\":\"control_response\",\"response\":{\"subtype\":\"success\",\"request_id\":\"abc\",\"response\":{}}}"})"
+      "\n"
+      R"({"t":0.3,"dir":"out","line":"{\"type\":\"system\",\"subtype\":\"init\"}"})"
+      "\n"
+      R"({"t":0.4,"dir":"out","line":"{\"type\":\"control_request\",\"request_id\":\"cli-1\",\"request\":{\"subtype\":\"can_use_tool\"}}"})"
+      "\n"
+      R"({"t":0.5,"dir":"in","line":"{\"type\":\"control_response\",\"response\":{\"subtype\":\"success\",\"request_id\":\"cli-1\",\"response\":{}}}"})"
+      "\n"
+      R"({"t":0.6,"dir":"err","line":"warning"})"
+      "\n"
+      R"({"t":0.7,"dir":"out","line":"{\"type\":\"result\"}"})"
+      "\n"
+      R"({"t":0.8,"eof":"in"})"
+      "\n"
+      R"({"t":0.9,"exit":0})"
+      "\n");
+  EXPECT_EQ(s.header.order, Order::causal);
+  ASSERT_EQ(s.steps.size(), 10u);
+  EXPECT_EQ(s.steps[0].label, "sdk_request_1");
+  EXPECT_EQ(s.steps[1].label, "turn_1");
+  EXPECT_EQ(s.steps[2].after, std::vector<std::string>{"sdk_request_1"});
+  EXPECT_EQ(s.steps[2].waits_for, std::vector<std::size_t>{0});
+  EXPECT_EQ(s.steps[3].after, std::vector<std::string>{"turn_1"});
+  EXPECT_TRUE(s.steps[4].after.empty()) << "already implied by the line before it";
+  EXPECT_EQ(s.steps[5].label, "answer_1");
+  EXPECT_EQ(s.steps[6].verb, Verb::stderr_text);
+  EXPECT_EQ(s.steps[6].after, std::vector<std::string>{"answer_1"});
+  EXPECT_TRUE(s.steps[7].after.empty());
+  EXPECT_EQ(s.steps[8].verb, Verb::expect_eof);
+  EXPECT_TRUE(s.steps[9].after.empty()) << "exit waits for every wait anyway";
+}
+
+TEST(RecordingLoader, APrintModeRecordingExpectsItsTextPrompt) {
+  constexpr std::string_view header =
+      R"({"recording":1,"argv":["-p","Summarise:","--output-format","stream-json","--verbose"],"env":{},"cwd":"/","cli":"claude","cli_version":"2.1.332","started_at":"2026-01-01T00:00:00Z"})"
+      "\n";
+  auto loaded = load_scenario_text(std::string(header) +
+                                       R"({"t":0.1,"dir":"in","line":"first"})"
+                                       "\n"
+                                       R"({"t":0.1,"dir":"in","line":"second","partial":true})"
+                                       "\n"
+                                       R"({"t":0.2,"eof":"in"})"
+                                       "\n"
+                                       R"({"t":0.3,"dir":"out","line":"{\"type\":\"result\"}"})"
+                                       "\n"
+                                       R"({"t":0.4,"exit":0})"
+                                       "\n",
+                                   "print.ndjson");
+  ASSERT_TRUE(loaded.ok()) << loaded.errors.front().to_string();
+  const auto& steps = loaded.scenario->steps;
+  ASSERT_EQ(steps.size(), 4u);
+  EXPECT_EQ(steps[0].verb, Verb::expect_prompt);
+  EXPECT_EQ(steps[0].value, "Summarise:\nfirst\nsecond");
+  EXPECT_EQ(steps[0].label, "prompt");
+  EXPECT_EQ(steps[1].verb, Verb::expect_eof);
+  EXPECT_EQ(steps[2].after, std::vector<std::string>{"prompt"});
+}
+
 }  // namespace
 }  // namespace claude::emulator

@@ -5,9 +5,16 @@
 // to be woken. It never touches file descriptors, clocks or signals, so unit tests drive it
 // directly; `run_fake_claude` (fake_claude.hpp) is the thin process shell around it.
 //
-// Semantics (DESIGN.md §3): steps run in order. `expect` consumes the first pending SDK line that
-// matches; lines nothing matched yet wait in a queue (causal, not byte, order). `auto_initialize`
-// answers `initialize` the moment it arrives. Lines matching a header `ignore` pattern are dropped.
+// Semantics (DESIGN.md §3, docs/scenario.md): in sequential order steps run one after another. In
+// causal order (recordings, and scenarios that ask for it) a wait (expect, expect_eof,
+// expect_prompt, a request's response) is armed when the steps before it have run and never holds
+// up the steps after it; the other steps run in file order, each once the waits it depends on
+// (Step::waits_for) are done, and exit/kill/hang once every wait is done. `expect` consumes the
+// first pending SDK line that matches; lines nothing matched yet wait in a queue (causal, not
+// byte, order). `auto_initialize` answers `initialize` the moment it arrives. Lines matching a
+// header `ignore` pattern are dropped. In print mode with a text prompt (Invocation::
+// reads_text_prompt) stdin is plain text: the prompt is complete at stdin EOF, or 3 s after the
+// start when a prompt argument came and stdin stayed silent, as with the real CLI.
 // The first failure ends the run (exit 1): a mismatching response, a wait that times out or that
 // stdin EOF makes hopeless, a header argv/env check, a closed stdout. After the last step the
 // engine waits (up to timeout_ms) for stdin EOF like the real CLI, then exits 0. At the end, in
@@ -67,6 +74,9 @@ class Engine {
 
   void start(Millis now);
   void on_line(std::string_view line, bool partial, Millis now);
+  // Print mode: stdin's bytes as they come (they are the prompt's text, not NDJSON lines).
+  void on_text(std::string_view bytes, Millis now);
+  bool reads_text_prompt() const { return text_prompt_; }
   void on_oversized_line(std::size_t size, Millis now);
   void on_eof(Millis now);
   void on_time(Millis now);
@@ -90,12 +100,36 @@ class Engine {
     bool json = false;
     bool auto_answered = false;
     bool own_response = false;  // a response to one of our requests: never a leftover
+    bool prompt = false;        // print mode: the prompt (only expect_prompt takes it)
   };
 
+  // Causal order: a wait that is armed and not yet done.
+  struct OpenWait {
+    std::size_t step = 0;
+    Millis armed_at = 0;
+    std::string request_id;  // a request step: the id its response must carry
+  };
+
+  bool causal() const { return scenario_.header.order == Order::causal; }
   void advance(Millis now);
   bool run_step(Step& step, std::size_t index, Millis now);  // true when the step is done
-  bool wait_or_fail(const Step* step, std::size_t index, Millis now, std::string_view waiting_for,
-                    const Json* expected);
+  // A wait step's attempt: true when satisfied (or failed: then finished_ is set).
+  bool try_wait(const Step& step, std::size_t index);
+  // The response to our request `id` (step `index`): true when it came (matched or failed).
+  bool take_response(const Step& step, std::size_t index, const std::string& id);
+  // The id respond/respond_error answers (taken: each request is answered once). Sequential
+  // order: the last request an expect consumed; causal: the one the nearest expect before it did.
+  std::optional<Json> take_request_to_answer(std::size_t respond_step);
+  // Causal order: arms the wait at `index`; satisfies open waits from what arrived; fails those
+  // that timed out or that stdin EOF made hopeless.
+  void arm(std::size_t index, std::string request_id, Millis now);
+  void settle_waits(Millis now);
+  bool waits_done(const Step& step) const;
+  void mark_done(std::size_t index, Millis now);
+  bool wait_or_fail(const Step* step, std::size_t index, Millis now, Millis since,
+                    std::string_view waiting_for, const Json* expected);
+  void complete_prompt(Millis now);
+  std::optional<Millis> prompt_due() const;
   void write(std::string bytes, std::optional<std::size_t> step,
              Output::Stream stream = Output::Stream::stdout_stream);
   // One piece of a chunked send (Output::own_write).
@@ -125,6 +159,12 @@ class Engine {
   std::set<std::string, std::less<>> own_request_ids_;
   std::optional<Json> last_request_id_;     // of the last SDK request an expect matched
   std::optional<Json> awaited_request_id_;  // request step waiting for its response
+  std::vector<OpenWait> open_waits_;        // causal order, in file order
+  std::vector<std::pair<std::size_t, Json>> expect_requests_;  // causal: expect -> request id
+  // Print mode with a text prompt.
+  bool text_prompt_ = false;
+  bool prompt_complete_ = false;
+  std::string prompt_stdin_;  // stdin's bytes so far
 
   std::vector<Output> output_;
   std::size_t output_bytes_ = 0;    // bytes in output_

@@ -38,9 +38,19 @@ struct Invocation {
   // True when a flag named `spec` is present ("--flag"), or present with that value
   // ("--flag=value", matching either spelling on the command line).
   bool has(std::string_view spec) const;
+  // Print mode with a text prompt: `--print`/`-p` without `--input-format stream-json`. The
+  // prompt is then the prompt argument and/or stdin's plain text, not NDJSON.
+  bool reads_text_prompt() const;
+  // The prompt argument: the first positional (the real CLI ignores any further ones).
+  std::optional<std::string> prompt_argument() const;
 };
 
 Invocation parse_invocation(std::span<const std::string> args);
+
+// The prompt the real CLI builds in print mode from its argument and stdin's text: the argument,
+// a newline and stdin's bytes unchanged when both are there, else whichever is.
+std::string print_mode_prompt(const std::optional<std::string>& argument,
+                              std::string_view stdin_text);
 
 // A replay speed: a finite decimal number >= 0 ("0", "1", "2.5"). 0 plays as fast as possible,
 // 1 at the recorded pace, 2 twice as fast. nullopt for anything else.

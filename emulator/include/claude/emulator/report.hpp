@@ -30,6 +30,7 @@ struct TranscriptEntry {
   bool oversized = false;                  // over the line limit; text is empty
   bool ignored = false;                    // matched a header `ignore` pattern
   bool auto_answered = false;              // an `initialize` answered by auto_initialize
+  bool prompt = false;                     // print mode: the whole text prompt, as the CLI got it
   std::optional<std::size_t> consumed_by;  // index of the step that consumed it
 };
 

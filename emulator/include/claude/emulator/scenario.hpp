@@ -49,11 +49,21 @@ enum class Verb : std::uint8_t {
   exit,  // number = exit code
   kill,  // number = signal number, text = signal name
   hang,
+  expect_prompt,  // value = pattern of the text prompt (print mode: argv and/or plain stdin)
 };
 
 std::string_view verb_name(Verb verb);
 
+// expect, expect_eof, expect_prompt: steps that wait for the SDK and write nothing.
+bool is_wait(Verb verb);
+
 enum class Dialect : std::uint8_t { stream_json, jsonrpc };
+
+// How steps wait for the SDK (docs/scenario.md, "Ordering"). `sequential`: every step waits for
+// the one before it. `causal`: waits (expect, expect_eof, expect_prompt, a request's response)
+// never hold up later steps; the other steps run in file order, each once the waits it depends on
+// (`after`, and the steps binding the variables it uses) are done. Recordings replay causally.
+enum class Order : std::uint8_t { sequential, causal };
 
 class PositionedFile;  // the file a scenario was loaded from (src/scenario/positioned_file.hpp)
 
@@ -77,6 +87,11 @@ struct Step {
   Millis ms = 0;                     // sleep
   std::optional<double> recorded_t;  // from a recording: the event's `t` (s), for --speed pacing
   int number = 0;                    // exit code or signal number
+  std::string label;                 // a wait's name for `after` (causal order)
+  std::vector<std::string> after;    // labels as written: what this step waits for (causal)
+  // Causal order: indices of the earlier wait steps this step needs done before it runs, from
+  // `after`, the variables it uses and (respond) the expect it answers. Set by the loader.
+  std::vector<std::size_t> waits_for;
   Verb verb = Verb::send;
   bool verbatim = false;  // send: write `text` (a whole line, '\n' included) unchanged
 
@@ -101,6 +116,7 @@ struct Header {
   std::string description;
   std::string cli_version = "2.1.332";
   Dialect protocol = Dialect::stream_json;
+  Order order = Order::sequential;
   std::vector<std::string> argv_require;  // "--flag" or "--flag=value" (either form on argv)
   std::vector<std::string> argv_forbid;
   std::vector<std::pair<std::string, Json>> env_require;  // name -> exact string or pattern
