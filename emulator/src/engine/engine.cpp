@@ -197,14 +197,19 @@ void Engine::check_invocation() {
   }
 }
 
+TranscriptEntry Engine::stdin_entry(std::string_view bytes) const {
+  TranscriptEntry entry;
+  entry.t_ms = now_ - start_;
+  entry.dir = 'i';
+  entry.size = bytes.size();
+  entry.text = preview(bytes, kSdkPreviewBytes);
+  return entry;
+}
+
 void Engine::on_line(std::string_view line, bool partial, Millis now) {
   now_ = now;
-  TranscriptEntry entry;
-  entry.t_ms = now - start_;
-  entry.dir = 'i';
-  entry.size = line.size();
+  TranscriptEntry entry = stdin_entry(line);
   entry.partial = partial;
-  entry.text = preview(line, kSdkPreviewBytes);
   const std::size_t index = report_.transcript.size();
   report_.transcript.push_back(std::move(entry));
   if (finished_) return;
@@ -264,11 +269,7 @@ void Engine::on_text(std::string_view bytes, Millis now) {
   now_ = now;
   if (prompt_complete_) {
     // Like the real CLI, which stopped reading once it had its prompt: shown, never graded.
-    TranscriptEntry entry;
-    entry.t_ms = now - start_;
-    entry.dir = 'i';
-    entry.size = bytes.size();
-    entry.text = preview(bytes, kSdkPreviewBytes);
+    TranscriptEntry entry = stdin_entry(bytes);
     entry.ignored = true;
     report_.transcript.push_back(std::move(entry));
     return;
@@ -290,11 +291,8 @@ void Engine::complete_prompt(Millis now) {
   prompt_complete_ = true;
   std::string prompt = print_mode_prompt(invocation_.prompt_argument(), prompt_stdin_);
   prompt_stdin_.clear();
-  TranscriptEntry entry;
-  entry.t_ms = now - start_;
-  entry.dir = 'i';
-  entry.size = prompt.size();
-  entry.text = preview(prompt, kSdkPreviewBytes);
+  now_ = now;
+  TranscriptEntry entry = stdin_entry(prompt);
   entry.prompt = true;
   Pending pending;
   pending.transcript = report_.transcript.size();

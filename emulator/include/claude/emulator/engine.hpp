@@ -129,6 +129,7 @@ class Engine {
   bool wait_or_fail(const Step* step, std::size_t index, Millis now, Millis since,
                     std::string_view waiting_for, const Json* expected);
   void complete_prompt(Millis now);
+  TranscriptEntry stdin_entry(std::string_view bytes) const;  // an 'i' entry, at now_
   std::optional<Millis> prompt_due() const;
   void write(std::string bytes, std::optional<std::size_t> step,
              Output::Stream stream = Output::Stream::stdout_stream);
