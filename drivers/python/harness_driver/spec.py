@@ -218,6 +218,19 @@ def _non_negative_int(obj: dict, key: str, where: str, fallback: int) -> int:
     return value
 
 
+def _entries(value: Any, member: str, known: set, non_empty: bool = False):
+    """Yields (index, object, where) for a spec array whose items must be objects with only
+    `known` members."""
+    if not isinstance(value, list) or (non_empty and not value):
+        raise SpecError(f'driver spec: "{member}" must be a {"non-empty " * non_empty}array')
+    for i, item in enumerate(value):
+        name = f"{member}[{i}]"
+        where = f"driver spec: {name}"
+        _require_object(item, where)
+        _check_members(item, name, known)
+        yield i, item, where
+
+
 def parse_trigger(value: Any, where: str) -> Trigger:
     if value == "start":
         return Trigger()
@@ -250,13 +263,8 @@ def text_frame(text: str) -> dict:
 
 
 def _parse_turns(turns: Any) -> list:
-    if not isinstance(turns, list) or not turns:
-        raise SpecError('driver spec: "turns" must be a non-empty array')
     out = []
-    for i, turn in enumerate(turns):
-        where = f"driver spec: turns[{i}]"
-        _require_object(turn, where)
-        _check_members(turn, f"turns[{i}]", {"text", "message", "when"})
+    for i, turn, where in _entries(turns, "turns", {"text", "message", "when"}, non_empty=True):
         if ("text" in turn) == ("message" in turn):
             raise SpecError(f'{where}: needs exactly one of "text" or "message"')
         if "text" in turn:
@@ -304,20 +312,13 @@ def _check_options(options: Any) -> dict:
     return options
 
 
+_RULE_MEMBERS = {"tool", "input", "behavior", "updated_input", "updated_permissions", "message",
+                 "interrupt", "delay_ms", "throw"}
+
+
 def _parse_rules(rules: Any) -> list:
-    if not isinstance(rules, list):
-        raise SpecError('driver spec: "can_use_tool" must be an array')
     out = []
-    for i, r in enumerate(rules):
-        name = f"can_use_tool[{i}]"
-        where = f"driver spec: {name}"
-        _require_object(r, where)
-        _check_members(
-            r,
-            name,
-            {"tool", "input", "behavior", "updated_input", "updated_permissions", "message",
-             "interrupt", "delay_ms", "throw"},
-        )
+    for _, r, where in _entries(rules, "can_use_tool", _RULE_MEMBERS):
         throw = _optional_string(r, "throw", where)
         allow = True
         message = ""
@@ -364,15 +365,12 @@ def _parse_rules(rules: Any) -> list:
     return out
 
 
+_HOOK_MEMBERS = {"event", "matcher", "timeout", "returns", "throw", "delay_ms"}
+
+
 def _parse_hooks(hooks: Any) -> list:
-    if not isinstance(hooks, list):
-        raise SpecError('driver spec: "hooks" must be an array')
     out = []
-    for i, h in enumerate(hooks):
-        name = f"hooks[{i}]"
-        where = f"driver spec: {name}"
-        _require_object(h, where)
-        _check_members(h, name, {"event", "matcher", "timeout", "returns", "throw", "delay_ms"})
+    for _, h, where in _entries(hooks, "hooks", _HOOK_MEMBERS):
         throw = _optional_string(h, "throw", where)
         returns = h.get("returns")
         if throw is None and not isinstance(returns, dict):
@@ -391,10 +389,7 @@ def _parse_hooks(hooks: Any) -> list:
 
 
 def _check_mcp_servers(servers: Any) -> None:
-    if not isinstance(servers, list):
-        raise SpecError('driver spec: "mcp_servers" must be an array')
-    for i, server in enumerate(servers):
-        _require_object(server, f"driver spec: mcp_servers[{i}]")
+    list(_entries(servers, "mcp_servers", {"name", "version", "tools"}))
     # Well-formed or not in its details, an SDK-hosted server is beyond this driver.
     raise UnsupportedFeature(
         "mcp_servers (an SDK-hosted MCP server: the `mcp` package this driver runs the SDK with "
@@ -403,14 +398,8 @@ def _check_mcp_servers(servers: Any) -> None:
 
 
 def _parse_control(calls: Any) -> list:
-    if not isinstance(calls, list):
-        raise SpecError('driver spec: "control" must be an array')
     out = []
-    for i, c in enumerate(calls):
-        name = f"control[{i}]"
-        where = f"driver spec: {name}"
-        _require_object(c, where)
-        _check_members(c, name, {"call", "args", "when"})
+    for _, c, where in _entries(calls, "control", {"call", "args", "when"}):
         call = _string(c, "call", where)
         if call not in KNOWN_CONTROL_CALLS:
             raise UnsupportedFeature(f"control.{call}")
