@@ -16,7 +16,7 @@ import anyio
 
 from .messages import message_json
 from .observations import observe
-from .spec import OPTION_FIELDS, DriverSpec, Trigger, Turn, json_matches, text_frame
+from .spec import OPTION_FIELDS, DriverSpec, Trigger, Turn, json_matches, user_frame
 from .triggers import ResultCount, TriggerBoard
 
 SETTLE_SECONDS = 2.0  # how long control calls still in flight may take to report at the end
@@ -245,7 +245,8 @@ class Session:
 
     async def _run_client(self) -> bool:
         spec = self.spec
-        turns = spec.turns or [Turn(frame=text_frame(spec.prompt), when=Trigger())]
+        # A prompt is written as the SDK's query() writes a string prompt.
+        turns = spec.turns or [Turn(frame=user_frame(spec.prompt), when=Trigger())]
         # Everything is armed at once, so message triggers count from the session's start.
         armed_turns = [self.board.arm(turn.when) for turn in turns]
         armed_end = self.board.arm(spec.end_input) if spec.end_input is not None else None

@@ -252,14 +252,19 @@ def parse_trigger(value: Any, where: str) -> Trigger:
     return Trigger(kind="delay", delay_ms=delay)
 
 
-def text_frame(text: str) -> dict:
-    """The user message a text turn becomes: the shape the SDK writes for a string prompt."""
+def user_frame(content: Any) -> dict:
+    """A user message as the SDK writes one for a string prompt, with this content."""
     return {
         "type": "user",
         "session_id": "",
-        "message": {"role": "user", "content": text},
+        "message": {"role": "user", "content": content},
         "parent_tool_use_id": None,
     }
+
+
+def text_frame(text: str) -> dict:
+    """The user message a text turn becomes: one text block (docs/drivers.md, "Turn")."""
+    return user_frame([{"type": "text", "text": text}])
 
 
 def _parse_turns(turns: Any) -> list:
