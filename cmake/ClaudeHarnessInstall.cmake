@@ -109,7 +109,8 @@ install(DIRECTORY "${PROJECT_SOURCE_DIR}/scenarios/"
 if(IS_DIRECTORY "${PROJECT_SOURCE_DIR}/drivers")
   install(DIRECTORY "${PROJECT_SOURCE_DIR}/drivers/"
           DESTINATION "${CLAUDE_HARNESS_INSTALL_DATADIR}/drivers" COMPONENT runtime
-          PATTERN node_modules EXCLUDE)
+          PATTERN node_modules EXCLUDE
+          PATTERN __pycache__ EXCLUDE)
 endif()
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/docs/"
         DESTINATION "${CMAKE_INSTALL_DOCDIR}" COMPONENT runtime

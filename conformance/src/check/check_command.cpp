@@ -14,6 +14,7 @@
 #include <sstream>
 #include <thread>
 
+#include "check/python_driver.hpp"
 #include "claude/conformance/baseline.hpp"
 #include "claude/conformance/driver_run.hpp"
 #include "claude/conformance/progress_line.hpp"
@@ -146,6 +147,11 @@ std::vector<std::string> driver_command(const std::string& sdk) {
     }
     return {"node", driver.string()};
   }
+  if (sdk == "python") {
+    auto command = python_driver_command(data_directory("drivers") / "python" / "driver.py");
+    if (auto problem = python_driver_problem(command)) throw UsageError{*problem};
+    return command;
+  }
   return split_words(sdk);
 }
 
@@ -212,8 +218,11 @@ std::string check_usage() {
 Runs the conformance suite against an SDK through its driver (docs/drivers.md) and grades each
 case PASS, FAIL, NON-STRICT or SKIPPED (docs/conformance.md).
 
-  --sdk NAME|CMD     cpp (our C++ SDK), ts (the official TypeScript SDK), or any driver command
-                     (split on spaces, run without a shell)
+  --sdk NAME|CMD     cpp (our C++ SDK), ts (the official TypeScript SDK), python (the official
+                     Python Agent SDK: importable as claude_agent_sdk, else found in
+                     $CLAUDE_HARNESS_PYTHON_SDK_PATH or ../shared/peers/python-sdk/site beside
+                     the source tree), or any driver command (split on spaces, run without a
+                     shell)
   -j, --jobs N       cases run at the same time (default: the number of cores); with more than
                      one, the cases expected to take longest start first
   --list             list the selected cases and exit
