@@ -9,7 +9,8 @@
 
 namespace claude::emulator::detail {
 
-std::size_t write_gathered(int fd, std::span<const std::string_view> pieces) {
+std::size_t write_gathered(int fd, std::span<const std::string_view> pieces,
+                           const volatile std::sig_atomic_t* stop) {
   std::size_t whole = 0;  // pieces written completely
   std::size_t sent = 0;   // bytes of pieces[whole] written already
   std::vector<iovec> vectors;
@@ -19,6 +20,11 @@ std::size_t write_gathered(int fd, std::span<const std::string_view> pieces) {
       sent = 0;
     }
     if (whole == pieces.size()) return whole;
+    // A signal may have cut the last write short rather than failed it: check before blocking.
+    if (stop != nullptr && *stop != 0) {
+      errno = EINTR;
+      return whole;
+    }
     const std::size_t count = std::min<std::size_t>(pieces.size() - whole, IOV_MAX);
     vectors.resize(count);
     for (std::size_t i = 0; i < count; ++i) {

@@ -21,8 +21,12 @@ namespace {
 
 constexpr int kExitUsage = 2;
 int g_signal_pipe[2] = {-1, -1};
+// Set by a terminating signal: a write blocked on a full pipe then gives up, so the signal is
+// handled (reported, then the fake dies by it) even when the SDK stopped reading.
+volatile std::sig_atomic_t g_terminating = 0;
 
 void on_signal(int signal) {
+  g_terminating = 1;
   const int saved = errno;
   const auto byte = static_cast<unsigned char>(signal);
   [[maybe_unused]] auto n = ::write(g_signal_pipe[1], &byte, 1);
@@ -42,9 +46,11 @@ void restore_default_signals() {
   for (int signal : {SIGTERM, SIGINT, SIGHUP}) std::signal(signal, SIG_DFL);
 }
 
-// Writes all bytes; false on EPIPE or another error.
-bool write_all(int fd, std::string_view bytes) {
+// Writes all bytes; false on EPIPE or another error, or when `stop` is given and set after a
+// signal interrupted the write.
+bool write_all(int fd, std::string_view bytes, const volatile std::sig_atomic_t* stop = nullptr) {
   while (!bytes.empty()) {
+    if (stop != nullptr && *stop != 0) return false;  // checked before each (blocking) write
     const ssize_t n = ::write(fd, bytes.data(), bytes.size());
     if (n < 0) {
       if (errno == EINTR) continue;
@@ -167,10 +173,11 @@ class Shell {
 
  private:
   void flush() {
+    if (g_terminating != 0) return;  // the signal is handled next; nothing more is written
     std::vector<Output> outputs = engine_.take_output();
     for (std::size_t next = 0; next < outputs.size();) {
       if (outputs[next].stream == Output::Stream::stderr_stream) {
-        write_all(STDERR_FILENO, outputs[next].bytes);
+        if (!write_all(STDERR_FILENO, outputs[next].bytes, &g_terminating) && g_terminating) return;
         engine_.give_back(std::move(outputs[next++].bytes));
         continue;
       }
@@ -183,7 +190,8 @@ class Shell {
       gathered_.clear();
       for (std::size_t i = next; i < end; ++i) gathered_.push_back(outputs[i].bytes);
       const std::size_t written =
-          stdout_broken_ ? 0 : detail::write_gathered(STDOUT_FILENO, gathered_);
+          stdout_broken_ ? 0 : detail::write_gathered(STDOUT_FILENO, gathered_, &g_terminating);
+      if (g_terminating != 0) return;
       for (std::size_t i = next; i < end; ++i) {
         if (i >= next + written) note_undelivered(outputs[i].step);
         engine_.give_back(std::move(outputs[i].bytes));

@@ -2,9 +2,15 @@
 // scripted SDK run (see sdk_stand_in.hpp); the other tests cover the command-line contract.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <csignal>
 #include <filesystem>
+#include <fstream>
+#include <thread>
 
 #include "sdk_stand_in.hpp"
 
@@ -96,6 +102,54 @@ TEST(FakeClaudeProcess, ReportFileIsPrivate) {
   struct stat info {};
   ASSERT_EQ(::stat(report.c_str(), &info), 0);
   EXPECT_EQ(info.st_mode & 0777, 0600u);
+  std::filesystem::remove(report);
+}
+
+// An SDK that stopped reading leaves fake-claude blocked writing a large line; SIGTERM must still
+// end it the documented way (report "terminated", then death by the signal), not hang it.
+TEST(FakeClaudeProcess, SigtermEndsARunBlockedWritingToAFullPipe) {
+  const auto report = std::filesystem::temp_directory_path() /
+                      ("emulator-blocked-" + std::to_string(::getpid()) + ".json");
+  std::filesystem::remove(report);
+  int out[2], in[2];
+  ASSERT_EQ(::pipe(out), 0);
+  ASSERT_EQ(::pipe(in), 0);
+  const std::string scenario =
+      (kRoot / "scenarios/conformance/framing/line-above-1mib.ndjson").string();
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::dup2(in[0], 0);
+    ::dup2(out[1], 1);
+    ::close(in[1]);
+    ::close(out[0]);
+    ::setenv("FAKE_CLAUDE_REPORT", report.c_str(), 1);
+    ::execl(FAKE_CLAUDE_PATH, FAKE_CLAUDE_PATH, "--scenario", scenario.c_str(), nullptr);
+    ::_exit(127);
+  }
+  ::close(in[0]);
+  ::close(out[1]);
+  const std::string user = R"({"type":"user","message":{"role":"user","content":"x"}})"
+                           "\n";
+  ASSERT_EQ(::write(in[1], user.data(), user.size()), static_cast<ssize_t>(user.size()));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // stdout (never read) fills up
+  ::kill(pid, SIGTERM);
+  int status = 0;
+  for (int i = 0; i < 300 && ::waitpid(pid, &status, WNOHANG) == 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  const bool ended = ::waitpid(pid, &status, WNOHANG) != 0 || WIFSIGNALED(status);
+  if (!ended) {
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, &status, 0);
+  }
+  ::close(in[1]);
+  ::close(out[0]);
+  ASSERT_TRUE(ended) << "fake-claude ignored SIGTERM while blocked writing";
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
+  std::ifstream text(report);
+  const Json written = Json::parse(text, nullptr, false);
+  ASSERT_TRUE(written.is_object()) << "no report";
+  EXPECT_EQ(written["failure"]["kind"], "terminated");
   std::filesystem::remove(report);
 }
 

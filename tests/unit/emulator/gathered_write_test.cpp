@@ -154,4 +154,13 @@ TEST(GatheredWrite, AClosedReaderWritesNothing) {
   EXPECT_EQ(errno, EPIPE);
 }
 
+TEST(GatheredWrite, AStopFlagSetByASignalEndsTheWriteBeforeItBlocks) {
+  Pipe pipe;
+  const volatile std::sig_atomic_t stop = 1;
+  const std::vector<std::string_view> pieces{"never written\n"};
+  errno = 0;
+  EXPECT_EQ(write_gathered(pipe.write, pieces, &stop), 0u);
+  EXPECT_EQ(errno, EINTR);
+}
+
 }  // namespace
