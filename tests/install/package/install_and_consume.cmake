@@ -27,7 +27,10 @@ foreach(installed bin/fake-claude bin/harness bin/claude-tee
     message(FATAL_ERROR "install: ${prefix}/${installed} is missing")
   endif()
 endforeach()
-file(GLOB_RECURSE node_modules LIST_DIRECTORIES true "${prefix}/share/claude-harness/drivers/*/node_modules")
+# GLOB_RECURSE lists every directory it walks, so keep only the ones named node_modules.
+file(GLOB_RECURSE driver_dirs LIST_DIRECTORIES true "${prefix}/share/claude-harness/drivers/*")
+set(node_modules "${driver_dirs}")
+list(FILTER node_modules INCLUDE REGEX "/node_modules$")
 if(node_modules)
   message(FATAL_ERROR "install: node_modules was installed: ${node_modules}")
 endif()
