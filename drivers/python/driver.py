@@ -18,7 +18,7 @@ import threading  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 from harness_driver import sdk_location  # noqa: E402
-from harness_driver.observations import observe  # noqa: E402
+from harness_driver.observations import end, observe  # noqa: E402
 from harness_driver.spec import SpecError, UnsupportedFeature, parse_spec  # noqa: E402
 
 USAGE = """usage: driver.py [--spec FILE] [--scenario FILE] [--fake-claude PATH]
@@ -130,14 +130,11 @@ def kill_children() -> None:
 
 def arm_watchdog(timeout_ms: int) -> threading.Timer:
     def expire() -> None:
-        observe(
-            "error",
-            message=f"driver: the session did not end within {timeout_ms} ms",
-            name="Timeout",
-        )
-        observe("end", ok=False, timeout=True)
-        kill_children()
-        os._exit(EXIT_BROKEN)
+        timed_out = {"message": f"driver: the session did not end within {timeout_ms} ms",
+                     "name": "Timeout"}
+        if end(("error", timed_out), ("end", {"ok": False, "timeout": True})):
+            kill_children()
+            os._exit(EXIT_BROKEN)
 
     timer = threading.Timer(timeout_ms / 1000, expire)
     timer.daemon = True
@@ -178,7 +175,9 @@ def run(args: dict) -> int:
     watchdog = arm_watchdog(spec.timeout_ms)
     ok = anyio.run(Session(sdk, spec, options).run)
     watchdog.cancel()
-    observe("end", ok=ok)
+    if not end(("end", {"ok": ok})):
+        # The watchdog fired first and the session ended of its kill: it exits 3 in a moment.
+        threading.Event().wait()
     return EXIT_OK
 
 
