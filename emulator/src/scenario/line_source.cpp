@@ -5,7 +5,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <memory>
@@ -40,10 +39,8 @@ std::string error_text(std::string_view what) {
   return std::string(what) + ": " + std::strerror(errno);
 }
 
-// A regular file is read in chunks of its size up to this; pipes in chunks of kPipeChunkBytes.
-// A small file gets a small chunk: zero-filled or not, every page of it is a fault at start-up.
-constexpr std::size_t kFileChunkBytes = std::size_t{1} << 20;
-constexpr std::size_t kPipeChunkBytes = std::size_t{64} << 10;
+// Not zero-filled, so a small file touches only the pages its bytes fill.
+constexpr std::size_t kChunkBytes = std::size_t{1} << 20;
 
 sdk::LineBufferOptions file_line_options() {
   sdk::LineBufferOptions options;
@@ -67,10 +64,7 @@ std::optional<std::string> for_each_file_line(const std::filesystem::path& path,
   }
   const bool pipe = S_ISFIFO(status.st_mode);
   if (!pipe) ::fcntl(file.get(), F_SETFL, ::fcntl(file.get(), F_GETFL) & ~O_NONBLOCK);
-  const std::size_t chunk_bytes =
-      pipe ? kPipeChunkBytes
-           : std::min(static_cast<std::size_t>(status.st_size) + 1, kFileChunkBytes);
-  const auto chunk = std::make_unique_for_overwrite<char[]>(chunk_bytes);
+  const auto chunk = std::make_unique_for_overwrite<char[]>(kChunkBytes);
 
   sdk::LineBuffer buffer(file_line_options());
   std::size_t line_no = 0;
@@ -80,7 +74,7 @@ std::optional<std::string> for_each_file_line(const std::filesystem::path& path,
   };
   std::size_t total = 0;
   while (go_on) {
-    const ssize_t got = ::read(file.get(), chunk.get(), chunk_bytes);
+    const ssize_t got = ::read(file.get(), chunk.get(), kChunkBytes);
     if (got > 0) {
       total += static_cast<std::size_t>(got);
       buffer.feed(std::string_view(chunk.get(), static_cast<std::size_t>(got)), deliver);

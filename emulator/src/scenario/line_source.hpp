@@ -7,8 +7,8 @@
 // its writer stalls (kPipeIdleTimeoutMs). A line above kMaxFileLineBytes comes as an oversized
 // event.
 //
-// What it costs: one read(2) copy in chunks of up to 1 MiB (a small file gets a chunk of its
-// size) and one memchr pass for the '\n's; a line that spans two chunks is copied once more.
+// What it costs: one read(2) copy in chunks of up to 1 MiB and one memchr pass for the '\n's; a
+// line that spans two chunks is copied once more.
 #pragma once
 
 #include <cstddef>
