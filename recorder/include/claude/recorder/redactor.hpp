@@ -16,10 +16,10 @@
 //
 // What it costs: a prefilter, then RE2 only where a rule may match. Built-in and literal rules
 // carry a literal that every match contains (`sk-ant-`, `bearer`, …), looked for with a
-// LiteralFinder (memchr; the three built-in anchors together about 1.3 GB/s); rules from users have none, and one RE2 scan over their union
-// runs on every text (per chunk of lines, see may_match_any_line). Only lines that may match are
-// rewritten, rule by rule. Lines without secrets are not copied. Rules using \A or \z are only
-// honoured per line.
+// LiteralFinder (memchr; the three built-in anchors together about 1.3 GB/s); rules from users have
+// none, and one RE2 scan over their union runs on every text (per chunk of lines, see
+// may_match_any_line). Only lines that may match are rewritten, rule by rule. Lines without secrets
+// are not copied. Rules using \A or \z are only honoured per line.
 #pragma once
 
 #include <filesystem>
