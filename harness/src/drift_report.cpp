@@ -317,7 +317,7 @@ SessionShape session_shape(const emulator::Scenario& recording, std::string name
   for (const auto& step : recording.steps) {
     switch (step.verb) {
       case emulator::Verb::send: {
-        Json message = step.verbatim ? emulator::parse_json_or_discarded(step.bytes()) : step.value;
+        Json message = step.verbatim ? emulator::parse_json_or_discarded(step.text) : step.value;
         if (message.is_discarded()) {
           shape.cli_messages.push_back({"(not JSON)", step.line});
           break;

@@ -85,13 +85,7 @@ Exit status: 0 written, 2 usage error or a RECORDING that does not load (file:li
     print_errors(loaded, err);
     return kExitUsage;
   }
-  std::string text;
-  try {
-    text = emulator::to_ndjson(*loaded.scenario);
-  } catch (const emulator::StepBytesError& e) {
-    err << input << ": " << e.what() << '\n';
-    return kExitUsage;
-  }
+  const std::string text = emulator::to_ndjson(*loaded.scenario);
   if (output.empty()) {
     out << text;
     return kExitPass;

@@ -14,9 +14,8 @@ bool is_operator(const Json& v) {
 // The JSON a step carries: the parsed line of a verbatim recording step, else its value.
 Json step_value(const emulator::Step& step) {
   if (step.verbatim) {
-    const std::string bytes = step.bytes();
-    auto parsed = Json::parse(bytes, nullptr, false);
-    return parsed.is_discarded() ? Json(bytes) : parsed;
+    auto parsed = Json::parse(step.text, nullptr, false);
+    return parsed.is_discarded() ? Json(step.text) : parsed;
   }
   return step.value;
 }

@@ -14,9 +14,6 @@ constexpr std::size_t kOwnPreviewBytes = 120;
 // Steps stop running while this much output waits to be written, so a long replay streams
 // instead of queueing the whole recording, and stdin is read between writes.
 constexpr std::size_t kOutputBacklogBytes = std::size_t{1} << 20;
-// Strings given back are kept for the steps' bytes up to twice the backlog in all: enough that a
-// long replay of large steps seldom zeroes a new buffer.
-constexpr std::size_t kSpareBytes = 2 * kOutputBacklogBytes;
 // Print mode: with a prompt argument the real CLI waits this long for stdin data, then answers
 // the argument alone.
 constexpr Millis kPromptArgumentStdinWaitMs = 3000;
@@ -361,20 +358,6 @@ std::vector<Output> Engine::take_output() {
   return out;
 }
 
-void Engine::give_back(std::string bytes) {
-  if (spare_bytes_ + bytes.capacity() > kSpareBytes) return;
-  spare_bytes_ += bytes.capacity();
-  spare_.push_back(std::move(bytes));
-}
-
-std::string Engine::take_spare() {
-  if (spare_.empty()) return {};
-  std::string bytes = std::move(spare_.back());
-  spare_.pop_back();
-  spare_bytes_ -= bytes.capacity();
-  return bytes;
-}
-
 std::optional<Millis> Engine::next_deadline() const {
   if (finished_) return std::nullopt;
   if (paused_for_output_) return now_;
@@ -579,8 +562,7 @@ bool Engine::run_step(Step& step, std::size_t index, Millis now) {
       } else {
         std::string line;
         if (step.verbatim) {
-          line = take_spare();
-          step.take_bytes(line);
+          line = std::move(step.text);
           line.pop_back();  // the newline is added back below, within the same capacity
         } else {
           std::vector<std::string> unbound;
@@ -619,14 +601,7 @@ bool Engine::run_step(Step& step, std::size_t index, Millis now) {
     }
     case Verb::raw:
     case Verb::stderr_text: {
-      std::string bytes = take_spare();
-      try {
-        step.take_bytes(bytes);
-      } catch (const StepBytesError& e) {
-        fail("scenario_changed", index, describe_step(step) + ": " + e.what());
-        return false;
-      }
-      write(std::move(bytes), index,
+      write(std::move(step.text), index,
             step.verb == Verb::raw ? Output::Stream::stdout_stream : Output::Stream::stderr_stream);
       break;
     }

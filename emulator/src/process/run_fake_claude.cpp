@@ -177,8 +177,9 @@ class Shell {
     std::vector<Output> outputs = engine_.take_output();
     for (std::size_t next = 0; next < outputs.size();) {
       if (outputs[next].stream == Output::Stream::stderr_stream) {
-        if (!write_all(STDERR_FILENO, outputs[next].bytes, &g_terminating) && g_terminating) return;
-        engine_.give_back(std::move(outputs[next++].bytes));
+        if (!write_all(STDERR_FILENO, outputs[next++].bytes, &g_terminating) && g_terminating) {
+          return;
+        }
         continue;
       }
       // This stdout output and those after it up to a stderr one, unless a chunk is alone.
@@ -192,10 +193,7 @@ class Shell {
       const std::size_t written =
           stdout_broken_ ? 0 : detail::write_gathered(STDOUT_FILENO, gathered_, &g_terminating);
       if (g_terminating != 0) return;
-      for (std::size_t i = next; i < end; ++i) {
-        if (i >= next + written) note_undelivered(outputs[i].step);
-        engine_.give_back(std::move(outputs[i].bytes));
-      }
+      for (std::size_t i = next + written; i < end; ++i) note_undelivered(outputs[i].step);
       next = end;
     }
   }

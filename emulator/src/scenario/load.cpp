@@ -18,19 +18,7 @@ class Loader {
  public:
   explicit Loader(std::string file) : file_(std::move(file)) {}
 
-  // `in_file`: where a complete line of a regular file lies, and whether it is one raw/stderr
-  // string (match_escaped_string_line). Such a line is a step once the header is read, taken
-  // without touching its bytes again; any other line goes through the parser, which gives the
-  // step or the error.
-  bool line(std::size_t line_no, const sdk::LineEvent& event,
-            const detail::FileLine* in_file = nullptr) {
-    if (auto* scenario = std::get_if<detail::ScenarioParser>(&parser_);
-        scenario && in_file && in_file->escaped) {
-      const detail::FileString& string = *in_file->escaped;
-      scenario->escaped_step(line_no, string.key,
-                             EscapedText{source_, string.literal_offset, string.literal_size});
-      return true;
-    }
+  bool line(std::size_t line_no, const sdk::LineEvent& event) {
     if (event.kind == sdk::LineEvent::Kind::oversized) {
       add_error(line_no, "line of " + std::to_string(event.size) + " bytes is longer than " +
                              std::to_string(detail::kMaxFileLineBytes) + " bytes");
@@ -41,23 +29,9 @@ class Loader {
       recording->event(line_no, event.text);
       return true;
     }
-    // A line of a regular file is followed by readable padding: parsed in place, and a `raw` or
-    // `stderr` string stays in the file (Step::escaped).
-    auto* scenario = std::get_if<detail::ScenarioParser>(&parser_);
     Json value;
     try {
-      if (in_file != nullptr && scenario != nullptr) {
-        static constexpr std::string_view kEscapedVerbs[] = {"raw", "stderr"};
-        auto parsed = parse_json_line(event.text, true, kEscapedVerbs);
-        if (auto* member = std::get_if<JsonStringMember>(&parsed)) {
-          scenario->escaped_step(line_no, member->key,
-                                 left_in_file(*in_file, event.text, member->literal));
-          return true;
-        }
-        value = std::move(std::get<Json>(parsed));
-      } else {
-        value = in_file != nullptr ? parse_json_in_place(event.text) : parse_json(event.text);
-      }
+      value = parse_json(event.text);
     } catch (const Json::exception& e) {
       if (std::holds_alternative<std::monostate>(parser_))
         parser_.emplace<detail::ScenarioParser>(file_);
@@ -75,15 +49,6 @@ class Loader {
     std::get<detail::ScenarioParser>(parser_).step(line_no, std::move(value));
     return true;
   }
-
-  // Whether a raw/stderr line lying in the file is a step without its text: once the header has
-  // made this a scenario.
-  [[nodiscard]] bool takes_strings_alone() const {
-    return std::holds_alternative<detail::ScenarioParser>(parser_);
-  }
-
-  // The file the next lines are read from (set before the first line).
-  std::shared_ptr<const PositionedFile>* file() { return &source_; }
 
   LoadResult finish(std::optional<std::string> io_error) {
     if (io_error) {
@@ -113,16 +78,7 @@ class Loader {
     }
   }
 
-  // Where `literal`, a view into the line `text`, lies in the file: a step reads it back there.
-  EscapedText left_in_file(const detail::FileLine& in_file, std::string_view text,
-                           std::string_view literal) const {
-    return EscapedText{source_,
-                       in_file.offset + static_cast<std::uint64_t>(literal.data() - text.data()),
-                       literal.size()};
-  }
-
   std::string file_;
-  std::shared_ptr<const PositionedFile> source_;
   std::variant<std::monostate, detail::ScenarioParser, detail::RecordingParser> parser_;
   std::vector<LoadError> early_errors_;
 };
@@ -135,12 +91,8 @@ std::string LoadError::to_string() const {
 
 LoadResult load_scenario_file(const std::filesystem::path& path) {
   Loader loader(path.string());
-  auto io_error = detail::for_each_matched_file_line(
-      path,
-      [&](std::size_t n, const sdk::LineEvent& e, const detail::FileLine* in_file) {
-        return loader.line(n, e, in_file);
-      },
-      loader.file(), [&] { return loader.takes_strings_alone(); });
+  auto io_error = detail::for_each_file_line(
+      path, [&](std::size_t n, const sdk::LineEvent& e) { return loader.line(n, e); });
   return loader.finish(std::move(io_error));
 }
 
@@ -162,40 +114,6 @@ std::optional<std::string> read_cli_version(const std::filesystem::path& path) {
     return false;
   });
   return version;
-}
-
-std::string_view verb_name(Verb verb) {
-  switch (verb) {
-    case Verb::send:
-      return "send";
-    case Verb::raw:
-      return "raw";
-    case Verb::stderr_text:
-      return "stderr";
-    case Verb::expect:
-      return "expect";
-    case Verb::request:
-      return "request";
-    case Verb::cancel:
-      return "cancel";
-    case Verb::respond:
-      return "respond";
-    case Verb::respond_error:
-      return "respond_error";
-    case Verb::sleep:
-      return "sleep_ms";
-    case Verb::expect_eof:
-      return "expect_eof";
-    case Verb::exit:
-      return "exit";
-    case Verb::kill:
-      return "kill";
-    case Verb::hang:
-      return "hang";
-    case Verb::expect_prompt:
-      return "expect_prompt";
-  }
-  return "?";
 }
 
 bool is_wait(Verb verb) {

@@ -14,8 +14,9 @@
 
 namespace claude::emulator::detail {
 
-// Checks `label`/`after` and fills Step::waits_for (causal order); problems go to `errors`.
-void resolve_waits(Scenario& scenario, std::vector<LoadError>& errors);
+// Checks `label`/`after` and fills Step::waits_for (causal order); then the scenario if neither
+// this nor the parser before it found an error, else every error.
+LoadResult resolve_waits(Scenario scenario, std::vector<LoadError> errors);
 
 class ScenarioParser {
  public:
@@ -23,9 +24,6 @@ class ScenarioParser {
   void header(std::size_t line, const Json& header);
   // Takes the step by value: its strings and values move into the Step (raw steps are large).
   void step(std::size_t line, Json step);
-  // A line {"raw":"…"} or {"stderr":"…"} whose string stays escaped in the file: the same
-  // checks and step as step() gives for it, without decoding the string.
-  void escaped_step(std::size_t line, std::string_view key, EscapedText text);
   void error(std::size_t line, std::string reason);
   LoadResult finish();
 

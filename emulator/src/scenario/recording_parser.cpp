@@ -5,6 +5,7 @@
 
 #include "claude/emulator/invocation.hpp"
 #include "claude/emulator/json_text.hpp"
+#include "claude/recorder/base64.hpp"
 #include "parsers.hpp"
 
 namespace claude::emulator::detail {
@@ -12,33 +13,6 @@ namespace {
 
 int direction_index(char dir) {
   return dir == 'i' ? 0 : dir == 'o' ? 1 : 2;
-}
-
-std::optional<std::string> decode_base64(std::string_view text) {
-  auto value_of = [](char c) -> int {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+' || c == '-') return 62;
-    if (c == '/' || c == '_') return 63;
-    return -1;
-  };
-  std::string out;
-  out.reserve(text.size() / 4 * 3);
-  unsigned buffer = 0;
-  int bits = 0;
-  for (char c : text) {
-    if (c == '=') break;
-    const int v = value_of(c);
-    if (v < 0) return std::nullopt;
-    buffer = (buffer << 6) | static_cast<unsigned>(v);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(static_cast<char>((buffer >> bits) & 0xFFu));
-    }
-  }
-  return out;
 }
 
 // A recorded kill from outside (the SDK's teardown) is replayed by waiting to be ended the same
@@ -62,9 +36,8 @@ void RecordingParser::error(std::size_t line, std::string reason) {
 
 void RecordingParser::header(std::size_t line, const Json& h) {
   if (h["recording"] != 1) {
-    error(line, "unsupported recording version " + dump_json(h["recording"]) +
-                    " (this fake-claude reads version 1)");
-    return;
+    return error(line, "unsupported recording version " + dump_json(h["recording"]) +
+                           " (this fake-claude reads version 1)");
   }
   if (auto it = h.find("cli_version"); it != h.end() && it->is_string()) {
     scenario_.header.cli_version = it->get<std::string>();
@@ -93,13 +66,9 @@ void RecordingParser::event(std::size_t line, std::string_view text) {
     return;
   }
   if (!event.is_object() || !event.contains("t")) {
-    error(line, "a recording event must be an object with \"t\"");
-    return;
+    return error(line, "a recording event must be an object with \"t\"");
   }
-  if (ended_) {
-    error(line, "event after the recorded exit");
-    return;
-  }
+  if (ended_) return error(line, "event after the recorded exit");
   // Every step this event completes keeps its `t`, so a replay can be paced (--speed).
   struct StampNewSteps {
     std::vector<Step>& steps;
@@ -112,19 +81,15 @@ void RecordingParser::event(std::size_t line, std::string_view text) {
           event["t"].is_number() ? std::optional<double>(event["t"].get<double>()) : std::nullopt};
   if (auto dir = event.find("dir"); dir != event.end()) {
     if (*dir != "in" && *dir != "out" && *dir != "err") {
-      error(line, "\"dir\" must be \"in\", \"out\" or \"err\"");
-      return;
+      return error(line, "\"dir\" must be \"in\", \"out\" or \"err\"");
     }
     const char d = dir->get_ref<const std::string&>()[0];
     std::string bytes;
     if (auto it = event.find("line"); it != event.end() && it->is_string()) {
       bytes = std::move(it->get_ref<std::string&>());
     } else if (auto b64 = event.find("line_b64"); b64 != event.end() && b64->is_string()) {
-      auto decoded = decode_base64(b64->get_ref<const std::string&>());
-      if (!decoded) {
-        error(line, "\"line_b64\" is not valid base64");
-        return;
-      }
+      auto decoded = recorder::base64_decode(b64->get_ref<const std::string&>());
+      if (!decoded) return error(line, "\"line_b64\" is not valid base64");
       bytes = std::move(*decoded);
     } else {
       error(line, "a \"dir\" event needs a string \"line\" or \"line_b64\"");
@@ -163,10 +128,7 @@ void RecordingParser::event(std::size_t line, std::string_view text) {
     return;
   }
   if (auto code = event.find("exit"); code != event.end()) {
-    if (!code->is_number_integer()) {
-      error(line, "\"exit\" must be an integer");
-      return;
-    }
+    if (!code->is_number_integer()) return error(line, "\"exit\" must be an integer");
     expect_recorded_prompt(line);
     Step step;
     step.verb = Verb::exit;
@@ -178,10 +140,7 @@ void RecordingParser::event(std::size_t line, std::string_view text) {
   }
   if (auto name = event.find("signal"); name != event.end()) {
     auto number = name->is_string() ? signal_number(name->get<std::string>()) : std::nullopt;
-    if (!number) {
-      error(line, "unknown signal " + dump_json(*name));
-      return;
-    }
+    if (!number) return error(line, "unknown signal " + dump_json(*name));
     expect_recorded_prompt(line);
     Step step;
     step.line = line;
@@ -338,14 +297,7 @@ LoadResult RecordingParser::finish() {
     }
   }
   expect_recorded_prompt(scenario_.steps.empty() ? 0 : scenario_.steps.back().line);
-  resolve_waits(scenario_, errors_);
-  LoadResult result;
-  if (errors_.empty()) {
-    result.scenario = std::move(scenario_);
-  } else {
-    result.errors = std::move(errors_);
-  }
-  return result;
+  return resolve_waits(std::move(scenario_), std::move(errors_));
 }
 
 }  // namespace claude::emulator::detail

@@ -91,13 +91,11 @@ void ScenarioParser::header(std::size_t line, const Json& h) {
   Header& header = scenario_.header;
   header.line = line;
   if (!h.is_object() || !h.contains("scenario")) {
-    error(line, "the first line must be a header {\"scenario\":1,…} or {\"recording\":1,…}");
-    return;
+    return error(line, "the first line must be a header {\"scenario\":1,…} or {\"recording\":1,…}");
   }
   if (h["scenario"] != 1) {
-    error(line, "unsupported scenario version " + dump_json(h["scenario"]) +
-                    " (this fake-claude reads version 1)");
-    return;
+    return error(line, "unsupported scenario version " + dump_json(h["scenario"]) +
+                           " (this fake-claude reads version 1)");
   }
   for (auto it = h.begin(); it != h.end(); ++it) {
     if (std::find(std::begin(kHeaderKeys), std::end(kHeaderKeys), it.key()) ==
@@ -222,16 +220,14 @@ void ScenarioParser::header(std::size_t line, const Json& h) {
 
 void ScenarioParser::step(std::size_t line, Json s) {
   if (!s.is_object()) {
-    error(line, "a step must be a JSON object, got " + std::string(s.type_name()));
-    return;
+    return error(line, "a step must be a JSON object, got " + std::string(s.type_name()));
   }
   const VerbSpec* spec = nullptr;
   for (const auto& candidate : kVerbs) {
     if (!s.contains(candidate.key)) continue;
     if (spec != nullptr) {
-      error(line, "two verbs on one line: '" + std::string(spec->key) + "' and '" +
-                      std::string(candidate.key) + "'");
-      return;
+      return error(line, "two verbs on one line: '" + std::string(spec->key) + "' and '" +
+                             std::string(candidate.key) + "'");
     }
     spec = &candidate;
   }
@@ -251,14 +247,11 @@ void ScenarioParser::step(std::size_t line, Json s) {
             spec->modifiers.end() &&
         std::find(std::begin(kOrderModifiers), std::end(kOrderModifiers), it.key()) ==
             std::end(kOrderModifiers)) {
-      error(line, "unknown field '" + it.key() + "' for verb '" + std::string(spec->key) + "'");
-      return;
+      return error(line,
+                   "unknown field '" + it.key() + "' for verb '" + std::string(spec->key) + "'");
     }
   }
-  if (after_end_) {
-    error(line, "step after exit/kill/hang is never reached");
-    return;
-  }
+  if (after_end_) return error(line, "step after exit/kill/hang is never reached");
 
   Step step;
   step.verb = spec->verb;
@@ -268,16 +261,12 @@ void ScenarioParser::step(std::size_t line, Json s) {
 
   if (auto it = s.find("within_ms"); it != s.end()) {
     auto ms = non_negative_ms(*it);
-    if (!ms || *ms == 0) {
-      error(line, "within_ms must be a positive integer");
-      return;
-    }
+    if (!ms || *ms == 0) return error(line, "within_ms must be a positive integer");
     step.within_ms = *ms;
   }
   if (auto it = s.find("label"); it != s.end()) {
     if (!it->is_string() || it->get_ref<const std::string&>().empty()) {
-      error(line, "'label' takes a name");
-      return;
+      return error(line, "'label' takes a name");
     }
     step.label = it->get<std::string>();
   }
@@ -286,10 +275,7 @@ void ScenarioParser::step(std::size_t line, Json s) {
         it->is_array() && !it->empty() && std::all_of(it->begin(), it->end(), [](const Json& name) {
           return name.is_string() && !name.get_ref<const std::string&>().empty();
         });
-    if (!names) {
-      error(line, "'after' takes a non-empty array of labels");
-      return;
-    }
+    if (!names) return error(line, "'after' takes a non-empty array of labels");
     for (const auto& name : *it) step.after.push_back(name.get<std::string>());
   }
 
@@ -299,44 +285,32 @@ void ScenarioParser::step(std::size_t line, Json s) {
       step.value = std::move(arg);
       if (auto it = s.find("chunks"); it != s.end()) {
         if (!it->is_array() || it->empty()) {
-          error(line, "chunks must be a non-empty array of byte counts");
-          return;
+          return error(line, "chunks must be a non-empty array of byte counts");
         }
         for (const auto& n : *it) {
           auto count = non_negative_ms(n);
           if (!count || *count == 0) {
-            error(line, "chunks holds " + dump_json(n) + ", expected a positive byte count");
-            return;
+            return error(line, "chunks holds " + dump_json(n) + ", expected a positive byte count");
           }
           step.chunks.push_back(static_cast<std::size_t>(*count));
         }
       }
       if (auto it = s.find("gap_ms"); it != s.end()) {
         auto ms = non_negative_ms(*it);
-        if (!ms) {
-          error(line, "gap_ms must be a non-negative integer");
-          return;
-        }
-        if (step.chunks.empty()) {
-          error(line, "gap_ms needs chunks");
-          return;
-        }
+        if (!ms) return error(line, "gap_ms must be a non-negative integer");
+        if (step.chunks.empty()) return error(line, "gap_ms needs chunks");
         step.gap_ms = *ms;
       }
       break;
     case Verb::raw:
     case Verb::stderr_text:
     case Verb::respond_error:
-      if (!arg.is_string()) {
-        error(line, "'" + std::string(spec->key) + "' takes a string");
-        return;
-      }
+      if (!arg.is_string()) return error(line, "'" + std::string(spec->key) + "' takes a string");
       if (spec->key.ends_with("_b64")) {
         auto bytes = recorder::base64_decode(arg.get_ref<const std::string&>());
         if (!bytes) {
-          error(line, "'" + std::string(spec->key) +
-                          "' is not valid base64 (RFC 4648, standard alphabet, padded)");
-          return;
+          return error(line, "'" + std::string(spec->key) +
+                                 "' is not valid base64 (RFC 4648, standard alphabet, padded)");
         }
         step.text = std::move(*bytes);
       } else {
@@ -350,21 +324,17 @@ void ScenarioParser::step(std::size_t line, Json s) {
       break;
     case Verb::expect_prompt:
       if (!arg.is_string() && !arg.is_object()) {
-        error(line, "'expect_prompt' takes the prompt text or a pattern such as {\"$re\":\"…\"}");
-        return;
+        return error(line,
+                     "'expect_prompt' takes the prompt text or a pattern such as {\"$re\":\"…\"}");
       }
       if (!check_pattern_at(line, arg, "expect_prompt pattern", true)) return;
       step.value = std::move(arg);
       break;
     case Verb::request: {
-      if (!arg.is_object()) {
-        error(line, "'request' takes an object");
-        return;
-      }
+      if (!arg.is_object()) return error(line, "'request' takes an object");
       const char* key = dialect == Dialect::jsonrpc ? "method" : "subtype";
       if (!arg.contains(key) || !arg[key].is_string()) {
-        error(line, std::string("'request' needs a string '") + key + "'");
-        return;
+        return error(line, std::string("'request' needs a string '") + key + "'");
       }
       if (!check_names_known(line, referenced_variables(arg))) return;
       step.value = std::move(arg);
@@ -372,8 +342,7 @@ void ScenarioParser::step(std::size_t line, Json s) {
       // step's own expect_response may refer to it ({"request_id":{"$var":"perm"}}).
       if (auto it = s.find("as"); it != s.end()) {
         if (!it->is_string() || it->get_ref<const std::string&>().empty()) {
-          error(line, "'as' takes a name");
-          return;
+          return error(line, "'as' takes a name");
         }
         step.text = it->get<std::string>();
         defined_.insert(step.text);
@@ -386,13 +355,11 @@ void ScenarioParser::step(std::size_t line, Json s) {
     }
     case Verb::cancel:
       if (!arg.is_string()) {
-        error(line, "'cancel' takes the name given with 'as' to an earlier request");
-        return;
+        return error(line, "'cancel' takes the name given with 'as' to an earlier request");
       }
       step.text = arg.get<std::string>();
       if (!defined_.contains(step.text)) {
-        error(line, "cancel: no earlier request named '" + step.text + "'");
-        return;
+        return error(line, "cancel: no earlier request named '" + step.text + "'");
       }
       break;
     case Verb::respond:
@@ -401,34 +368,24 @@ void ScenarioParser::step(std::size_t line, Json s) {
       break;
     case Verb::sleep: {
       auto ms = non_negative_ms(arg);
-      if (!ms) {
-        error(line, "sleep_ms must be a non-negative integer");
-        return;
-      }
+      if (!ms) return error(line, "sleep_ms must be a non-negative integer");
       step.ms = *ms;
       break;
     }
     case Verb::expect_eof:
     case Verb::hang:
-      if (arg != true) {
-        error(line, "'" + std::string(spec->key) + "' takes true");
-        return;
-      }
+      if (arg != true) return error(line, "'" + std::string(spec->key) + "' takes true");
       break;
     case Verb::exit: {
       auto code = non_negative_ms(arg);
-      if (!code || *code > 255) {
-        error(line, "exit takes an integer from 0 to 255");
-        return;
-      }
+      if (!code || *code > 255) return error(line, "exit takes an integer from 0 to 255");
       step.number = static_cast<int>(*code);
       break;
     }
     case Verb::kill: {
       auto number = arg.is_string() ? signal_number(arg.get<std::string>()) : std::nullopt;
       if (!number) {
-        error(line, "kill takes a signal name such as \"SIGSEGV\", got " + dump_json(arg));
-        return;
+        return error(line, "kill takes a signal name such as \"SIGSEGV\", got " + dump_json(arg));
       }
       step.text = arg.get<std::string>();
       step.number = *number;
@@ -436,9 +393,9 @@ void ScenarioParser::step(std::size_t line, Json s) {
     }
   }
   if ((spec->verb == Verb::respond || spec->verb == Verb::respond_error) && !seen_expect_) {
-    error(line, "'" + std::string(spec->key) +
-                    "' answers the last request matched by an expect, but no expect comes before");
-    return;
+    return error(line,
+                 "'" + std::string(spec->key) +
+                     "' answers the last request matched by an expect, but no expect comes before");
   }
   if (spec->verb == Verb::exit || spec->verb == Verb::kill || spec->verb == Verb::hang) {
     after_end_ = true;
@@ -446,27 +403,20 @@ void ScenarioParser::step(std::size_t line, Json s) {
   scenario_.steps.push_back(std::move(step));
 }
 
-void ScenarioParser::escaped_step(std::size_t line, std::string_view key, EscapedText text) {
-  if (after_end_) {
-    error(line, "step after exit/kill/hang is never reached");
-    return;
-  }
-  Step step;
-  step.verb = key == "raw" ? Verb::raw : Verb::stderr_text;
-  step.line = line;
-  step.escaped = std::make_shared<const EscapedText>(std::move(text));
-  scenario_.steps.push_back(std::move(step));
-}
-
 LoadResult ScenarioParser::finish() {
-  resolve_waits(scenario_, errors_);
-  LoadResult result;
-  if (errors_.empty()) {
-    result.scenario = std::move(scenario_);
-  } else {
-    result.errors = std::move(errors_);
-  }
-  return result;
+  return resolve_waits(std::move(scenario_), std::move(errors_));
 }
 
 }  // namespace claude::emulator::detail
+
+namespace claude::emulator {
+
+// The name a verb is written with: the first key of kVerbs that gives it.
+std::string_view verb_name(Verb verb) {
+  for (const auto& spec : detail::kVerbs) {
+    if (spec.verb == verb) return spec.key;
+  }
+  return "?";
+}
+
+}  // namespace claude::emulator

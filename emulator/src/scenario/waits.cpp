@@ -39,7 +39,7 @@ std::vector<std::string> variables_bound(const Step& step) {
 
 }  // namespace
 
-void resolve_waits(Scenario& scenario, std::vector<LoadError>& errors) {
+LoadResult resolve_waits(Scenario scenario, std::vector<LoadError> errors) {
   const bool causal = scenario.header.order == Order::causal;
   auto error = [&](const Step& step, std::string reason) {
     errors.push_back(LoadError{scenario.file, step.line, std::move(reason)});
@@ -92,6 +92,13 @@ void resolve_waits(Scenario& scenario, std::vector<LoadError>& errors) {
     for (const auto& name : variables_bound(step)) bound_by[name] = i;
     if (step.verb == Verb::expect) last_expect = i;
   }
+  LoadResult result;
+  if (errors.empty()) {
+    result.scenario = std::move(scenario);
+  } else {
+    result.errors = std::move(errors);
+  }
+  return result;
 }
 
 }  // namespace claude::emulator::detail

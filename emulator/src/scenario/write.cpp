@@ -50,11 +50,10 @@ Json step_json(const Step& step) {
   switch (step.verb) {
     case Verb::send:
       if (step.verbatim) {
-        const std::string bytes = step.bytes();
-        const std::string_view line(bytes.data(), bytes.size() - 1);
+        const std::string_view line(step.text.data(), step.text.size() - 1);
         Json parsed = parse_json_or_discarded(line);
         if (parsed.is_discarded()) {
-          put_bytes(out, "raw", bytes);
+          put_bytes(out, "raw", step.text);
         } else {
           out["send"] = std::move(parsed);
         }
@@ -65,10 +64,10 @@ Json step_json(const Step& step) {
       }
       break;
     case Verb::raw:
-      put_bytes(out, "raw", step.bytes());
+      put_bytes(out, "raw", step.text);
       break;
     case Verb::stderr_text:
-      put_bytes(out, "stderr", step.bytes());
+      put_bytes(out, "stderr", step.text);
       break;
     case Verb::expect:
       out["expect"] = step.value;

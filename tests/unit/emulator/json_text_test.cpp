@@ -7,9 +7,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstdio>
-#include <optional>
 #include <string>
-#include <variant>
 #include <vector>
 
 namespace claude::emulator {
@@ -264,78 +262,30 @@ TEST(JsonText, LinesOverOneMebibyteReadTheSame) {
   expect_same_as_reference(text.substr(0, text.size() - 1));
 }
 
-// Text with kJsonPadding bytes after it, as a mapped file gives.
-std::string padded(std::string_view text) {
-  std::string buffer(text);
-  buffer.append(kJsonPadding, '\0');
-  return buffer;
-}
-
-TEST(ParseJsonLine, SingleStringMemberComesBackAsItsLiteral) {
-  static constexpr std::string_view kKeys[] = {"raw", "stderr"};
-  for (const std::string_view text :
-       {R"({"raw":"a\"b\u0000"})", R"( { "r\u0061w" :  "a\"b\u0000" } )"}) {
-    SCOPED_TRACE(text);
-    const std::string buffer = padded(text);
-    for (const bool in_place : {true, false}) {
-      auto line = parse_json_line(std::string_view(buffer.data(), text.size()), in_place, kKeys);
-      ASSERT_TRUE(std::holds_alternative<JsonStringMember>(line));
-      EXPECT_EQ(std::get<JsonStringMember>(line).key, "raw");
-      EXPECT_EQ(std::get<JsonStringMember>(line).literal, R"(a\"b\u0000)");
-      EXPECT_EQ(decode_json_string_literal(std::get<JsonStringMember>(line).literal),
-                std::string("a\"b\0", 4));
-    }
-  }
-}
-
-TEST(ParseJsonLine, AnyOtherTextIsParsedLikeParseJson) {
-  static constexpr std::string_view kKeys[] = {"raw"};
-  for (const std::string_view text :
-       {R"({"raw":1})", R"({"raw":"x","y":1})", R"({"raw":"x","raw":"y"})", R"({"send":"x"})",
-        R"(["raw","x"])", R"("raw")", R"({"raw":-0})"}) {
-    SCOPED_TRACE(text);
-    const std::string buffer = padded(text);
-    auto line = parse_json_line(std::string_view(buffer.data(), text.size()), true, kKeys);
-    ASSERT_TRUE(std::holds_alternative<Json>(line));
-    EXPECT_TRUE(same_json(std::get<Json>(line), reference_parse(text)));
-  }
-  const std::string bad = padded(R"({"raw":"\q"})");
-  EXPECT_THROW(
-      parse_json_line(std::string_view(bad.data(), bad.size() - kJsonPadding), true, kKeys),
-      Json::parse_error);
-}
-
-TEST(ParseJsonLine, InvalidLiteralDoesNotDecode) {
+TEST(JsonText, InvalidStringsAreErrors) {
   for (const std::string_view text : {R"("\q")", R"("\ud800")", R"("\udc00x")", R"("\ud800\u0041")",
                                       R"("\u12")", R"("x\")", "\"\xff\""}) {
     SCOPED_TRACE(text);
-    const std::string buffer = padded(text);
-    EXPECT_EQ(decode_json_string_literal(std::string_view(buffer.data() + 1, text.size() - 2)),
-              std::nullopt);
+    EXPECT_THROW(parse_json(text), Json::parse_error);
   }
 }
 
-// decode_json_string_literal over `literal` set between quotes and followed by the padding.
-std::optional<std::string> decode_in_quotes(const std::string& literal) {
-  const std::string buffer = padded("\"" + literal + "\"");
-  return decode_json_string_literal(std::string_view(buffer.data() + 1, literal.size()));
-}
-
-TEST(ParseJsonLine, DecodeAgreesWithNlohmannOnEveryEscapedCodePoint) {
+// What a raw step writes is its string as simdjson decodes it: the same bytes as nlohmann's.
+TEST(JsonText, StringsDecodeLikeNlohmannOnEveryEscapedCodePoint) {
   char escaped[16];
+  auto expect_same_string = [](const std::string& literal) {
+    const std::string text = "\"" + literal + "\"";
+    ASSERT_EQ(parse_json(text).get<std::string>(), Json::parse(text).get<std::string>()) << literal;
+  };
   for (std::uint32_t cp = 0; cp < 0x10000; ++cp) {
     if (cp >= 0xD800 && cp < 0xE000) continue;
     std::snprintf(escaped, sizeof escaped, cp % 2 == 0 ? "a\\u%04x" : "\\u%04Xb", cp);
-    const std::string literal = escaped;
-    ASSERT_EQ(decode_in_quotes(literal), Json::parse("\"" + literal + "\"").get<std::string>())
-        << literal;
+    expect_same_string(escaped);
   }
   for (std::uint32_t high = 0xD800; high < 0xDC00; high += 0x3F) {
     for (std::uint32_t low = 0xDC00; low < 0xE000; low += 0x3D) {
       std::snprintf(escaped, sizeof escaped, "\\u%04x\\u%04X", high, low);
-      const std::string literal = escaped;
-      ASSERT_EQ(decode_in_quotes(literal), Json::parse("\"" + literal + "\"").get<std::string>())
-          << literal;
+      expect_same_string(escaped);
     }
   }
 }

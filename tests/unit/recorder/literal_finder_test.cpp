@@ -1,5 +1,5 @@
 // LiteralFinder (the Redactor's prefilter) against std::string_view::find: a literal at every
-// offset of texts that cross the 16-byte steps, near misses, and ASCII-only case folding.
+// offset of texts up to 70 bytes, near misses, and ASCII-only case folding.
 #include "claude/recorder/literal_finder.hpp"
 
 #include <gtest/gtest.h>

@@ -24,9 +24,9 @@
 // How it fails: never throws for anything an SDK sends; every failure is a `Failure` in the report.
 //
 // What it costs: each SDK line is parsed once; each waiting step scans the pending queue. Steps
-// pause while 1 MiB of output waits to be taken (next_deadline() is then "now"); up to 2 MiB of
-// written outputs' strings given back (give_back) are kept for later steps to decode into.
-// Verbatim steps (recordings) are moved out when sent, so memory shrinks as a replay goes on.
+// pause while 1 MiB of output waits to be taken (next_deadline() is then "now"). The bytes of
+// raw, stderr and verbatim steps are moved out when written, so memory shrinks as a replay goes
+// on.
 // With EngineOptions::speed > 0, a recording's output steps wait for their recorded time
 // (next_deadline() says when), measured from the SDK line that caused them.
 #pragma once
@@ -84,9 +84,6 @@ class Engine {
   void on_terminated(int signal, Millis now);  // SIGTERM/SIGINT from outside
 
   std::vector<Output> take_output();
-  // The bytes of a taken Output once they are written: a later raw, stderr or verbatim step
-  // decodes into their memory instead of a new, zeroed string. Up to 2 MiB are kept.
-  void give_back(std::string bytes);
   std::optional<Millis> next_deadline() const;
   bool finished() const { return finished_; }
   bool stdin_closed() const { return eof_; }
@@ -136,7 +133,6 @@ class Engine {
   // One piece of a chunked send (Output::own_write).
   void write_chunk(std::string bytes, std::size_t step);
   void write_message(const Json& message, std::optional<std::size_t> step);
-  std::string take_spare();  // a string given back (any bytes), or an empty one
   std::optional<std::deque<Pending>::iterator> find_match(const Json& pattern);
   void consume(std::deque<Pending>::iterator it, std::size_t step);
   void fail(std::string kind, std::optional<std::size_t> step, std::string message,
@@ -169,8 +165,6 @@ class Engine {
 
   std::vector<Output> output_;
   std::size_t output_bytes_ = 0;    // bytes in output_
-  std::vector<std::string> spare_;  // given back, for the next steps' bytes
-  std::size_t spare_bytes_ = 0;     // capacity of spare_'s strings
   bool paused_for_output_ = false;  // advance() stopped until output_ is taken
   std::vector<Output> deferred_;    // automatic replies held while a chunked send is under way
   std::size_t cursor_ = 0;

@@ -50,8 +50,7 @@ struct ClosestLine {
 
 struct Failure {
   // mismatch, timeout, eof (stdin closed while waiting), leftover, argv, env, unbound_variable,
-  // no_request (respond with nothing to answer), stdout_closed, terminated, scenario_changed
-  // (the scenario file was truncated or rewritten on disk during the replay)
+  // no_request (respond with nothing to answer), stdout_closed, terminated
   std::string kind;
   std::optional<std::size_t> step;  // index into `steps`; nullopt for header checks
   std::size_t line = 0;             // source line (the header's for header checks)

@@ -10,20 +10,18 @@
 // invalid RE2, unknown variable, wrong version, bad recording event, ...). I/O errors are reported
 // the same way with line 0.
 //
-// What it costs: files are read in blocks and framed in place by the shared `LineBuffer`, and
-// parsed one line at a time; no DOM of the whole file is built. The string of a `raw` or `stderr`
-// step of a regular file is validated but left in the file, and read back and decoded when the
-// step's bytes are asked for (Step::bytes), so loading a 64 MiB scenario of such steps allocates
-// almost nothing. Recording lines the fake sends verbatim are kept as raw
-// strings (about the file size in memory); only SDK-bound lines are parsed into small patterns.
+// What it costs: files are read in chunks and framed by the shared `LineBuffer`, and parsed one
+// line at a time (json_text.hpp); no DOM of the whole file is built. Every step holds what it
+// writes, decoded, from the load on: a scenario or recording costs about its size in memory
+// (raw, stderr and verbatim lines), and its file is not read again, so a file changed or
+// truncated during a replay cannot change what the replay sends. Only SDK-bound lines of a
+// recording are parsed into small patterns.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
-#include <memory>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -65,24 +63,14 @@ enum class Dialect : std::uint8_t { stream_json, jsonrpc };
 // (`after`, and the steps binding the variables it uses) are done. Recordings replay causally.
 enum class Order : std::uint8_t { sequential, causal };
 
-class PositionedFile;  // the file a scenario was loaded from (src/scenario/positioned_file.hpp)
-
-// A JSON string literal left undecoded in the file it was loaded from, read back when replayed.
-struct EscapedText {
-  std::shared_ptr<const PositionedFile> file;
-  std::uint64_t offset = 0;  // of the bytes between the quotes, validated at load
-  std::size_t size = 0;
-};
-
 struct Step {
   // Members are ordered so the small ones share a word: a recording holds one Step per line.
-  std::size_t line = 0;  // 1-based line in the source file
-  Json value;            // message, pattern, request body or payload (see Verb)
-  std::string text;      // names, error text; bytes unless `escaped` (see Verb)
-  std::shared_ptr<const EscapedText> escaped;  // raw, stderr of a regular file: still in the file
-  std::optional<Json> response;                // request: expect_response pattern
-  std::vector<std::size_t> chunks;             // send: byte counts of the first writes
-  Millis gap_ms = 0;                           // send: pause between chunks
+  std::size_t line = 0;          // 1-based line in the source file
+  Json value;                    // message, pattern, request body or payload (see Verb)
+  std::string text;              // names, error text; raw, stderr, verbatim send: the bytes written
+  std::optional<Json> response;  // request: expect_response pattern
+  std::vector<std::size_t> chunks;   // send: byte counts of the first writes
+  Millis gap_ms = 0;                 // send: pause between chunks
   std::optional<Millis> within_ms;   // expect, request, expect_eof: overrides header timeout_ms
   Millis ms = 0;                     // sleep
   std::optional<double> recorded_t;  // from a recording: the event's `t` (s), for --speed pacing
@@ -94,20 +82,6 @@ struct Step {
   std::vector<std::size_t> waits_for;
   Verb verb = Verb::send;
   bool verbatim = false;  // send: write `text` (a whole line, '\n' included) unchanged
-
-  // raw, stderr, verbatim send: the bytes the step writes (`text`, or `escaped` decoded).
-  // Throws StepBytesError when `escaped` cannot be read back: its file was truncated or
-  // rewritten on disk since it was loaded.
-  [[nodiscard]] std::string bytes() const;
-  // The same, for a replay whose memory should shrink as it goes: `text` is moved out (left
-  // empty); `escaped` is read from its file each time, so it holds no memory either way.
-  std::string take_bytes();
-  // take_bytes() into `out` (its bytes replaced), reusing out's memory for a decoded `escaped`.
-  void take_bytes(std::string& out);
-};
-
-struct StepBytesError : std::runtime_error {
-  using std::runtime_error::runtime_error;
 };
 
 struct Header {

@@ -1,8 +1,10 @@
 // Event encoding for recording format v1 (docs/recording.md): one JSON object per line.
 //
-// What it is: the only place that turns recorded values into JSON text. It is hand-written
-// rather than built on a JSON library because it runs on every forwarded line: escaping is a
-// table lookup per byte and nothing is allocated beyond the output string.
+// What it is: the only place that turns recorded values into JSON text. It is written out here
+// rather than taken from a JSON library because it runs on every forwarded line and must not
+// copy it: nlohmann escapes only a `json` value (one more copy of the line, and a UTF-8 decode
+// per byte), and simdjson 3.0 has no string writer. Escaping is a table lookup per byte; the
+// bytes between escapes are appended as whole runs.
 //
 // How it fails: it does not. A line that is not valid UTF-8 is written as `line_b64` (base64 of
 // the exact bytes) instead of `line`, so every byte survives and JSON stays valid.
@@ -21,11 +23,9 @@ enum class Stream : std::uint8_t { in, out, err };
 
 [[nodiscard]] std::string_view stream_name(Stream stream) noexcept;
 
-// Appends `text` (valid UTF-8) as a quoted JSON string. On x86-64 CPUs with SSSE3, 16 bytes per
-// step whatever the share of quotes; elsewhere 8 bytes per step, slower when quotes are dense.
+// Appends `text` (valid UTF-8) as a quoted JSON string: \" \\ \n \r \t, \u00XX for the other
+// control characters, every other byte as it is.
 void append_json_string(std::string& out, std::string_view text);
-// The same on every CPU without the SSSE3 path, so tests pin both paths to one specification.
-void append_json_string_portable(std::string& out, std::string_view text);
 
 // The `{"t":T` that opens an event, formatted once for all the lines of one chunk (they share
 // its read time; formatting a double costs about as much as escaping a short line).

@@ -7,12 +7,11 @@
 //
 // How it fails: it does not. An empty literal is found in every text.
 //
-// What it costs: one pass over the text, 32 bytes per step on x86-64 CPUs with AVX2 and 16 where
-// SSE2 is available: candidates are positions where the literal's first and last bytes both
-// match, each checked in full.
+// What it costs: one pass over the text with the C library's memchr: std::string_view::find when
+// case matters; without case, memchr for each case of the literal's first byte, each candidate
+// then compared in full.
 #pragma once
 
-#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -28,15 +27,7 @@ class LiteralFinder {
   [[nodiscard]] bool ignores_case() const noexcept { return ignore_case_; }
 
  private:
-  [[nodiscard]] bool matches_at(const unsigned char* p) const noexcept;
-#if defined(__x86_64__)
-  static constexpr std::size_t kFound = ~std::size_t{0};
-  [[nodiscard]] std::size_t scan_avx2(const unsigned char* p,
-                                      std::size_t last_start) const noexcept;
-#endif
-
   std::string literal_;  // lower-cased when ignore_case_
-  std::string fold_;     // per byte: 0x20 when that byte is a letter compared without case, else 0
   bool ignore_case_;
 };
 

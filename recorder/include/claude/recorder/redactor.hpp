@@ -12,14 +12,14 @@
 // and RE2's reason; an unreadable rules file throws too. Redacting never fails.
 //
 // claude-tee and fake-claude (its reports and stderr) share these rules: the library is
-// claude::recorded_text, which needs RE2 only.
+// claude::recorded_text, which needs RE2 (and simdjson for its UTF-8 check) only.
 //
 // What it costs: a prefilter, then RE2 only where a rule may match. Built-in and literal rules
 // carry a literal that every match contains (`sk-ant-`, `bearer`, …), looked for with a
-// LiteralFinder (several GiB/s); rules from users have none, and one RE2 scan over their union
-// runs on every text (per chunk of lines, see may_match_any_line). Only lines that may match are
-// rewritten, rule by rule. Lines without secrets are not copied. Rules using \A or \z are only
-// honoured per line.
+// LiteralFinder (memchr; the three built-in anchors together about 1.3 GB/s); rules from users have
+// none, and one RE2 scan over their union runs on every text (per chunk of lines, see
+// may_match_any_line). Only lines that may match are rewritten, rule by rule. Lines without secrets
+// are not copied. Rules using \A or \z are only honoured per line.
 #pragma once
 
 #include <filesystem>

@@ -2,7 +2,7 @@
 // is well-formed UTF-8 (RFC 3629: no overlongs, no surrogates, nothing above U+10FFFF);
 // otherwise it is stored as base64 so no byte is lost or altered.
 //
-// How it fails: it does not. What it costs: one pass; ASCII runs are checked 8 bytes at a time.
+// How it fails: it does not. What it costs: one pass of simdjson::validate_utf8 (several GB/s).
 #pragma once
 
 #include <string_view>

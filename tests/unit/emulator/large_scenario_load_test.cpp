@@ -1,7 +1,7 @@
-// A scenario file is read in blocks of 1 MiB (grown for a longer line, up to 16 MiB) and framed in
-// place. These tests hold it to load_scenario_text on the same text: the same steps, line numbers
-// and bytes, and the same errors in the same order (the first bad line first), wherever the block
-// boundaries fall.
+// A scenario file is read in chunks of 1 MiB and framed by the LineBuffer, which copies a line
+// that spans chunks. These tests hold it to load_scenario_text on the same text: the same steps,
+// line numbers and bytes, and the same errors in the same order (the first bad line first),
+// wherever the chunk boundaries fall.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -65,15 +65,15 @@ void expect_same(const LoadResult& file, const LoadResult& text) {
     EXPECT_EQ(a.steps[i].verb, b.steps[i].verb);
     EXPECT_EQ(a.steps[i].line, b.steps[i].line);
     EXPECT_EQ(a.steps[i].value, b.steps[i].value);
-    EXPECT_EQ(a.steps[i].bytes(), b.steps[i].bytes());
+    EXPECT_EQ(a.steps[i].text, b.steps[i].text);
   }
 }
 
-// `raw_lines` raw lines of 64 KiB (96: ~6 MiB, read by one thread; 160: ~10 MiB, read by two) with
-// every kind of line the framing treats apart, across several block boundaries: CRLF, a BOM,
-// comments, blank lines, stderr with spaces, a send, and a last raw line without its newline
-// (copied by the LineBuffer, so parsed, not matched).
-std::string mixed_scenario(int raw_lines = 96) {
+// 96 raw lines of 64 KiB (~6 MiB) with every kind of line the framing treats apart, across
+// several chunk boundaries: CRLF, a BOM, comments, blank lines, stderr with spaces, a send, and a
+// last raw line without its newline.
+std::string mixed_scenario() {
+  constexpr int raw_lines = 96;
   std::string text = "{\"scenario\":1,\"name\":\"large\"}\n{\"expect\":{\"type\":\"user\"}}\n";
   for (int i = 0; i < raw_lines; ++i) {
     text += raw_line(64 << 10, i);
@@ -97,35 +97,16 @@ std::string mixed_scenario(int raw_lines = 96) {
   return text + raw_line(1000, raw_lines);
 }
 
-// Sizes of mixed_scenario: below and above the size a second thread reads the back half from.
-constexpr int kOneThread = 96;
-constexpr int kTwoThreads = 160;
-
-TEST_F(LargeScenarioLoad, BlocksGiveTheStepsOfOnePass) {
-  for (const int raw_lines : {kOneThread, kTwoThreads}) {
-    SCOPED_TRACE("raw lines: " + std::to_string(raw_lines));
-    const std::string text = mixed_scenario(raw_lines);
-    ASSERT_GT(text.size(), std::size_t{5} << 20);
-    const auto [file, memory] = load_both(text);
-    ASSERT_TRUE(file.ok()) << file.errors[0].to_string();
-    expect_same(file, memory);
-    // Raw and stderr (after a BOM) strings stay in the file, in the back half too.
-    const std::size_t last_line = file.scenario->steps.back().line;
-    std::size_t late_raw = 0, late_stderr = 0;
-    for (const Step& step : file.scenario->steps) {
-      if (step.escaped == nullptr || step.line < last_line * 3 / 4) continue;
-      ++(step.verb == Verb::raw ? late_raw : late_stderr);
-    }
-    EXPECT_GT(late_raw, 10u);
-    EXPECT_GT(late_stderr, 1u);
-  }
+TEST_F(LargeScenarioLoad, ChunksGiveTheStepsOfOnePass) {
+  const std::string text = mixed_scenario();
+  ASSERT_GT(text.size(), std::size_t{5} << 20);
+  const auto [file, memory] = load_both(text);
+  ASSERT_TRUE(file.ok()) << file.errors[0].to_string();
+  expect_same(file, memory);
 }
 
-TEST_F(LargeScenarioLoad, ErrorsInManyBlocksComeInFileOrder) {
-  for (const int raw_lines : {kOneThread, kTwoThreads}) {
-    SCOPED_TRACE("raw lines: " + std::to_string(raw_lines));
-    expect_errors_in_file_order(mixed_scenario(raw_lines));
-  }
+TEST_F(LargeScenarioLoad, ErrorsInManyChunksComeInFileOrder) {
+  expect_errors_in_file_order(mixed_scenario());
 }
 
 void LargeScenarioLoad::expect_errors_in_file_order(std::string text) const {
@@ -147,46 +128,18 @@ void LargeScenarioLoad::expect_errors_in_file_order(std::string text) const {
 }
 
 TEST_F(LargeScenarioLoad, OneLateErrorIsTheOnlyError) {
-  for (const int raw_lines : {kOneThread, kTwoThreads}) {
-    SCOPED_TRACE("raw lines: " + std::to_string(raw_lines));
-    std::string text = mixed_scenario(raw_lines);
-    const auto late = text.find("xxxx", text.size() * 3 / 4);
-    text[late] = '\xFF';
-    const auto [file, memory] = load_both(text);
-    ASSERT_EQ(file.errors.size(), 1u);
-    expect_same(file, memory);
-    EXPECT_NE(file.errors[0].reason.find("invalid JSON"), std::string::npos);
-  }
-}
-
-// A back half of small lines is copied only up to a budget; the loader reads on from the first
-// line past it itself. Lines with a CR and with a BOM lie around that point.
-TEST_F(LargeScenarioLoad, ABackHalfOfSmallLinesIsReadOnFromWhereTheSecondThreadStopped) {
-  std::string text = "{\"scenario\":1}\n";
-  int n = 0;
-  while (text.size() < (std::size_t{5} << 20)) text += raw_line(64 << 10, n++) + "\n";
-  for (int i = 0; text.size() < (std::size_t{11} << 20); ++i) {
-    const std::string send = "{\"send\":{\"type\":\"x\",\"n\":" + std::to_string(i) + "}}";
-    text += i % 3 == 0 ? send + "\r\n" : i % 3 == 1 ? "\xEF\xBB\xBF" + send + "\n" : send + "\n";
-  }
-  text += raw_line(1000, n) + "\n{\"exit\":0}\n";
+  std::string text = mixed_scenario();
+  const auto late = text.find("xxxx", text.size() * 3 / 4);
+  text[late] = '\xFF';
   const auto [file, memory] = load_both(text);
-  ASSERT_TRUE(file.ok()) << file.errors[0].to_string();
+  ASSERT_EQ(file.errors.size(), 1u);
   expect_same(file, memory);
-  // Bad lines among the copied ones and among those read on.
-  for (const std::size_t at : {std::size_t{6} << 20, std::size_t{10} << 20}) {
-    text.insert(text.find('\n', at) + 1, "{\"unknown\":1}\n");
-  }
-  const auto [bad_file, bad_memory] = load_both(text);
-  ASSERT_EQ(bad_file.errors.size(), 2u);
-  expect_same(bad_file, bad_memory);
+  EXPECT_NE(file.errors[0].reason.find("invalid JSON"), std::string::npos);
 }
 
-// Raw lines in the back half of a file whose front half has no header yet: the loader needs their
-// text after all, and reads it back.
-TEST_F(LargeScenarioLoad, RawLinesBeforeTheHeaderAreReadBack) {
+// Megabytes of comments, then raw lines with no header before them: every line an error.
+TEST_F(LargeScenarioLoad, RawLinesWithoutAHeaderAreErrors) {
   std::string text;
-  // The middle of the file falls among the comments, so all raw lines are in the back half.
   while (text.size() < (std::size_t{6} << 20)) text += "# " + std::string(98, 'c') + "\n";
   for (int n = 0; text.size() < (std::size_t{10} << 20); ++n) text += raw_line(64 << 10, n) + "\n";
   const auto [file, memory] = load_both(text);
@@ -194,9 +147,8 @@ TEST_F(LargeScenarioLoad, RawLinesBeforeTheHeaderAreReadBack) {
   expect_same(file, memory);
 }
 
-// A line longer than a block grows the block: the line is still read in place, and its string is
-// left in the file.
-TEST_F(LargeScenarioLoad, ALineLongerThanABlockStaysWhole) {
+// A line longer than a chunk is put together by the LineBuffer.
+TEST_F(LargeScenarioLoad, ALineLongerThanAChunkStaysWhole) {
   for (const std::size_t tail_lines : {0, 1, 40}) {
     SCOPED_TRACE("lines after the long one: " + std::to_string(tail_lines));
     std::string text = "{\"scenario\":1}\n" + raw_line(std::size_t{5} << 20, 0) + "\n";
@@ -204,7 +156,6 @@ TEST_F(LargeScenarioLoad, ALineLongerThanABlockStaysWhole) {
     const auto [file, memory] = load_both(text + "{\"exit\":0}");
     ASSERT_TRUE(file.ok()) << file.errors[0].to_string();
     expect_same(file, memory);
-    EXPECT_NE(file.scenario->steps[0].escaped, nullptr);
     const auto [bad_file, bad_memory] = load_both(text + "{\"stderr\":\"bad \\x\"}");
     ASSERT_EQ(bad_file.errors.size(), 1u);
     expect_same(bad_file, bad_memory);
@@ -212,19 +163,8 @@ TEST_F(LargeScenarioLoad, ALineLongerThanABlockStaysWhole) {
   }
 }
 
-// Above the largest block the LineBuffer puts the line together: parsed from its copy, the same.
-TEST_F(LargeScenarioLoad, ALineLongerThanTheLargestBlockIsParsedFromACopy) {
-  const std::string text = "{\"scenario\":1}\n" + raw_line(std::size_t{17} << 20, 0) + "\n" +
-                           raw_line(2000, 1) + "\n{\"exit\":0}\n";
-  const auto [file, memory] = load_both(text);
-  ASSERT_TRUE(file.ok()) << file.errors[0].to_string();
-  expect_same(file, memory);
-  EXPECT_EQ(file.scenario->steps[0].escaped, nullptr);
-  EXPECT_NE(file.scenario->steps[1].escaped, nullptr);
-}
-
-// The file ends exactly at a block boundary, with and without a last newline there.
-TEST_F(LargeScenarioLoad, AFileOfWholeBlocks) {
+// The file ends exactly at a chunk boundary, with and without a last newline there.
+TEST_F(LargeScenarioLoad, AFileOfWholeChunks) {
   for (const bool final_newline : {true, false}) {
     SCOPED_TRACE(final_newline ? "ends in a newline" : "ends in a partial line");
     const std::size_t size = std::size_t{2} << 20;
