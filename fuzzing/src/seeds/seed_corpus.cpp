@@ -89,7 +89,7 @@ SeedLoad load_seeds(const std::vector<fs::path>& directories,
         ++load.excluded;
         continue;
       }
-      add_seed(file, relative, bounds, load);
+      add_seed(file, (dir.filename() / relative).string(), bounds, load);
     }
   }
   return load;
