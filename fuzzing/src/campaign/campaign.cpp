@@ -109,8 +109,8 @@ CampaignResult run_campaign(const std::vector<Seed>& seeds, const CampaignOption
       FindingReport report;
       report.violation = first;
       report.file_name = finding_file_name(signature);
-      report.text = finding_text(
-          small.doc, first, {options.sdk, seed.id, mutation->sites, options.seed, n});
+      report.text =
+          finding_text(small.doc, first, {options.sdk, seed.id, mutation->sites, options.seed, n});
       report.seed_id = seed.id;
       report.sites = mutation->sites;
       report.exec = n;

@@ -84,19 +84,43 @@ PlayedFacts played_facts(const ScenarioDoc& played, const Json* report) {
   return facts;
 }
 
+bool step_ran(const Json& report, std::size_t i) {
+  const Json* steps = member(report, "steps");
+  return steps != nullptr && steps->is_array() && i < steps->size() &&
+         string_member((*steps)[i], "status") == "done";
+}
+
+std::string subtype_or_none(const Json* request) {
+  const std::string subtype = request != nullptr ? string_member(*request, "subtype") : "";
+  return subtype.empty() ? "no-subtype" : subtype;
+}
+
 struct ControlFacts {
   std::map<std::string, int> requests;  // CLI request id -> times sent
   std::map<std::string, std::string> subtype;
   std::map<std::string, int> answers;  // SDK control_response per request id
 };
 
-ControlFacts control_facts(const Json& report) {
+ControlFacts control_facts(const ScenarioDoc& played, const Json& report) {
   static const RE2 kRequest(R"re("type":"control_request")re");
   static const RE2 kId(R"re("request_id":"([^"]*)")re");
   static const RE2 kSubtype(R"re("subtype":"([^"]*)")re");
   ControlFacts facts;
+  // Requests sent by steps that ran: a chunked send reaches the transcript in pieces.
+  std::map<std::string, int> by_steps;
+  for (std::size_t i = 0; i < played.steps.size(); ++i) {
+    const Json& step = played.steps[i];
+    if (!step.contains("send") || string_member(step["send"], "type") != "control_request" ||
+        !step_ran(report, i))
+      continue;
+    const std::string id = string_member(step["send"], "request_id");
+    if (id.empty()) continue;
+    ++by_steps[id];
+    facts.subtype.emplace(id, subtype_or_none(member(step["send"], "request")));
+  }
+  static const Json kNone = Json::array();
   const Json* transcript = member(report, "transcript");
-  if (transcript == nullptr || !transcript->is_array()) return facts;
+  if (transcript == nullptr || !transcript->is_array()) transcript = &kNone;
   for (const Json& entry : *transcript) {
     const std::string dir = string_member(entry, "dir");
     const std::string line = string_member(entry, "line");
@@ -116,18 +140,8 @@ ControlFacts control_facts(const Json& report) {
       if (!id.empty()) ++facts.answers[id];
     }
   }
+  for (const auto& [id, count] : by_steps) facts.requests[id] = std::max(facts.requests[id], count);
   return facts;
-}
-
-bool step_ran(const Json& report, std::size_t i) {
-  const Json* steps = member(report, "steps");
-  return steps != nullptr && steps->is_array() && i < steps->size() &&
-         string_member((*steps)[i], "status") == "done";
-}
-
-std::string subtype_or_none(const Json* request) {
-  const std::string subtype = request != nullptr ? string_member(*request, "subtype") : "";
-  return subtype.empty() ? "no-subtype" : subtype;
 }
 
 // The subtype of the CLI request a failed wait was waiting to see answered: a `request` step's
@@ -136,7 +150,8 @@ std::optional<std::string> unanswered_request(const ScenarioDoc& played, const J
   const Json* failure = member(report, "failure");
   if (failure == nullptr || string_member(*failure, "kind") != "timeout") return std::nullopt;
   const Json* step_index = member(*failure, "step");
-  if (step_index == nullptr || !step_index->is_number_unsigned()) return std::nullopt;
+  if (step_index == nullptr || !step_index->is_number_integer() || step_index->get<long long>() < 0)
+    return std::nullopt;
   const auto i = step_index->get<std::size_t>();
   if (i >= played.steps.size()) return std::nullopt;
   const Json& step = played.steps[i];
@@ -274,7 +289,7 @@ std::vector<Violation> check_oracles(const ScenarioDoc& played, const RunOutcome
       out.push_back({"control-unanswered", *subtype,
                      "a " + *subtype + " control_request got no answer while stdin stayed open"});
     }
-    const ControlFacts control = control_facts(*report);
+    const ControlFacts control = control_facts(played, *report);
     for (const auto& [id, answers] : control.answers) {
       auto sent = control.requests.find(id);
       if (sent == control.requests.end() || answers <= sent->second) continue;

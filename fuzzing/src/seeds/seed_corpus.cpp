@@ -74,6 +74,8 @@ SeedLoad load_seeds(const std::vector<fs::path>& directories,
     }
     if (ec) load.errors.push_back(dir.string() + ":0: " + ec.message());
     std::sort(files.begin(), files.end());
+    // "scenarios/conformance/" names its seeds "conformance/…" too.
+    const fs::path name = dir.filename().empty() ? dir.parent_path().filename() : dir.filename();
     for (const auto& file : files) {
       const std::string relative = file.lexically_relative(dir).string();
       const bool excluded = std::any_of(exclude.begin(), exclude.end(), [&](const auto& glob) {
@@ -89,7 +91,7 @@ SeedLoad load_seeds(const std::vector<fs::path>& directories,
         ++load.excluded;
         continue;
       }
-      add_seed(file, (dir.filename() / relative).string(), bounds, load);
+      add_seed(file, (name / relative).string(), bounds, load);
     }
   }
   return load;

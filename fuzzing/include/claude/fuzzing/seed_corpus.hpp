@@ -24,7 +24,8 @@
 namespace claude::fuzzing {
 
 struct Seed {
-  std::string id;  // the seed directory's name and the path below it: "conformance/perm/allow.ndjson"
+  std::string
+      id;  // the seed directory's name and the path below it: "conformance/perm/allow.ndjson"
   std::filesystem::path file;
   ScenarioDoc doc;  // lenient, with the driver spec in its header
 };
