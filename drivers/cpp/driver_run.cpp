@@ -328,8 +328,13 @@ class DriverRun {
     // Calls whose trigger never fired stay unfired by design; the others get time to report.
     triggers_.abandon_all();
     const bool settled = wait_for_calls(kSettle);
-    log_.write({{"obs", "end"}, {"ok", ok}});
     finish_watchdog(watchdog);
+    if (timed_out_) {
+      for (auto& t : workers_) t.join();
+      client_.reset();
+      return 3;
+    }
+    log_.write({{"obs", "end"}, {"ok", ok}});
     if (!settled) {
       // A control call still blocked inside the SDK cannot be joined; leave without it.
       std::fflush(stdout);
@@ -469,12 +474,14 @@ class DriverRun {
   }
 
   void run_query(sdk::Options options) {
-    auto q = sdk::query(*spec_.prompt, std::move(options));
+    auto q = inv_.transport ? sdk::query(*spec_.prompt, std::move(options), inv_.transport())
+                            : sdk::query(*spec_.prompt, std::move(options));
     while (auto m = q.next()) on_message(*m);
   }
 
   void run_client(sdk::Options options) {
-    client_ = std::make_unique<sdk::Client>(std::move(options));
+    client_ = inv_.transport ? std::make_unique<sdk::Client>(std::move(options), inv_.transport())
+                             : std::make_unique<sdk::Client>(std::move(options));
     client_->connect();
     // Arm everything at once so message triggers count from the session's start.
     std::vector<std::shared_ptr<Latch>> turn_latches;
@@ -636,6 +643,11 @@ class DriverRun {
                                 std::to_string(spec_.timeout_ms) + " ms"},
                 {"name", "Timeout"}});
     log_.write({{"obs", "end"}, {"ok", false}, {"timeout", true}});
+    if (inv_.on_timeout) {
+      timed_out_ = true;
+      inv_.on_timeout();
+      return;
+    }
     std::fflush(stdout);
     kill_children();
     std::_Exit(3);
@@ -669,6 +681,7 @@ class DriverRun {
   std::mutex watch_mutex_;
   std::condition_variable watch_cv_;
   bool watch_done_ = false;
+  std::atomic<bool> timed_out_{false};
 };
 
 }  // namespace

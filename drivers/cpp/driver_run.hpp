@@ -14,13 +14,17 @@
 //
 // How it fails: UnsupportedFeature / SpecError from the option mapping before anything starts;
 // otherwise never throws. Returns the exit code: 0 carried out, 3 the session outlived
-// `timeout_ms` (the CLI child is killed first so nothing is left behind).
+// `timeout_ms` (the CLI child is killed first so nothing is left behind; without an
+// `on_timeout` the process then exits 3 at once).
 // What it costs: one thread per armed control call and one for streaming input, plus the SDK's.
 #pragma once
 
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
+#include "claude/sdk/transport.hpp"
 #include "driver_spec.hpp"
 #include "observation_log.hpp"
 
@@ -30,6 +34,12 @@ struct DriverInvocation {
   std::string fake_claude;
   std::optional<std::string> scenario;  // passed as `--scenario FILE` before the CLI flags
   DriverSpec spec;
+  // In-process runs (fuzz_sdk_session): the session runs over this transport instead of a
+  // spawned CLI, and at `timeout_ms` the watchdog calls `on_timeout` (which must end the
+  // transport's stream) and run_driver returns 3, instead of killing the CLI and leaving the
+  // process.
+  std::function<std::unique_ptr<sdk::Transport>()> transport;
+  std::function<void()> on_timeout;
 };
 
 [[nodiscard]] int run_driver(const DriverInvocation& invocation, ObservationLog& log);

@@ -5,6 +5,7 @@
 #include "claude/conformance/check_command.hpp"
 #include "claude/harness/drift_report.hpp"
 #include "claude/harness/exit_codes.hpp"
+#include "claude/harness/fuzz_command.hpp"
 #include "claude/harness/offline_record.hpp"
 #include "claude/harness/recorded_set.hpp"
 
@@ -31,6 +32,8 @@ constexpr const char* kUsage = R"(Usage: harness SUBCOMMAND [OPTIONS] [-- CMD...
                                  CLI drift report between two recorded sets
   check --sdk NAME|CMD [ID-PREFIX...]
                                  grade an SDK against the conformance suite
+  fuzz --sdk NAME|CMD [--time SECONDS] [--seed N] [-j N] [--out DIR] [--replay FILE]
+                                 fuzz an SDK through fake-claude; findings become scenarios
 
 `harness SUBCOMMAND --help` describes one subcommand.
 Exit status: 0 pass, 1 failed verdict (or differences), 2 usage or bad input file,
@@ -60,6 +63,7 @@ int run_harness(const std::vector<std::string>& args, std::ostream& out, std::os
   if (sub == "diff") return diff_command(rest, out, err);
   if (sub == "drift") return drift_command(rest, out, err);
   if (sub == "check") return claude::conformance::run_check(rest, out, err);
+  if (sub == "fuzz") return fuzz_command(rest, out, err);
   err << "harness: unknown subcommand '" << sub << "'\n" << kUsage;
   return kExitUsage;
 }

@@ -11,11 +11,10 @@
 #include <iostream>
 #include <numeric>
 #include <optional>
-#include <sstream>
 #include <thread>
 
-#include "check/python_driver.hpp"
 #include "claude/conformance/baseline.hpp"
+#include "claude/conformance/driver_command.hpp"
 #include "claude/conformance/driver_run.hpp"
 #include "claude/conformance/progress_line.hpp"
 #include "claude/conformance/run_order.hpp"
@@ -111,48 +110,6 @@ CheckOptions parse_options(std::span<const std::string> args) {
   if (o.sdk.empty() && !o.list) throw UsageError{"--sdk NAME|CMD is required"};
   if (o.jobs == 0) o.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   return o;
-}
-
-fs::path self_directory() {
-  std::error_code ec;
-  fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? fs::current_path() : self.parent_path();
-}
-
-// Installed layout first (<prefix>/bin + <prefix>/share/claude-harness), then the source tree
-// this build came from.
-fs::path data_directory(std::string_view what) {
-  const fs::path installed = self_directory() / ".." / "share" / "claude-harness" / what;
-  std::error_code ec;
-  if (fs::exists(installed, ec)) return installed.lexically_normal();
-  return fs::path(CLAUDE_HARNESS_SOURCE_DIR) / what;
-}
-
-std::vector<std::string> split_words(const std::string& text) {
-  std::vector<std::string> words;
-  std::istringstream in(text);
-  for (std::string word; in >> word;) words.push_back(word);
-  return words;
-}
-
-std::vector<std::string> driver_command(const std::string& sdk) {
-  if (sdk == "cpp") return {(self_directory() / "claude-harness-driver-cpp").string()};
-  if (sdk == "ts") {
-    const fs::path driver = data_directory("drivers") / "ts" / "driver.mjs";
-    const fs::path modules = driver.parent_path() / "node_modules" / "@anthropic-ai";
-    std::error_code ec;
-    if (!fs::exists(modules, ec)) {
-      throw UsageError{"the TypeScript SDK is not installed next to " + driver.string() +
-                       ": run tests/compat/ts-sdk/install-sdk first"};
-    }
-    return {"node", driver.string()};
-  }
-  if (sdk == "python") {
-    auto command = python_driver_command(data_directory("drivers") / "python" / "driver.py");
-    if (auto problem = python_driver_problem(command)) throw UsageError{*problem};
-    return command;
-  }
-  return split_words(sdk);
 }
 
 std::string sdk_label(const std::string& sdk) {
@@ -258,7 +215,10 @@ int run_check(std::span<const std::string> args, std::ostream& out, std::ostream
     }
     options = parse_options(args);
     if (!options.list) driver = driver_command(options.sdk);
-    if (!options.list && driver.empty()) throw UsageError{"--sdk names no command"};
+  } catch (const DriverCommandError& e) {
+    err << "harness check: " << e.what() << "\n"
+        << "try 'harness check --help'\n";
+    return 2;
   } catch (const UsageError& e) {
     err << "harness check: " << e.message << "\n"
         << "try 'harness check --help'\n";

@@ -19,8 +19,13 @@ bool is_interactive_terminal(int fd) {
   return term == nullptr || std::string_view(term) != "dumb";
 }
 
-ProgressLine::ProgressLine(std::ostream& out, std::string label, std::size_t total, bool enabled)
-    : out_(out), label_(std::move(label)), total_(total), enabled_(enabled) {
+ProgressLine::ProgressLine(std::ostream& out, std::string label, std::size_t total, bool enabled,
+                           std::string failed_word)
+    : out_(out),
+      label_(std::move(label)),
+      failed_word_(std::move(failed_word)),
+      total_(total),
+      enabled_(enabled) {
   if (!enabled_) return;
   {
     std::lock_guard lock(mutex_);
@@ -68,8 +73,9 @@ std::string ProgressLine::status_locked() const {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
   char clock[32];
   std::snprintf(clock, sizeof clock, "%.1f s", elapsed);
-  std::string line = label_ + " " + std::to_string(done_) + "/" + std::to_string(total_);
-  if (failed_ > 0) line += " · " + std::to_string(failed_) + " failed";
+  std::string line = label_ + " " + std::to_string(done_);
+  if (total_ > 0) line += "/" + std::to_string(total_);
+  if (failed_ > 0) line += " · " + std::to_string(failed_) + " " + failed_word_;
   return line + " · " + clock;
 }
 

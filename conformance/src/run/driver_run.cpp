@@ -10,7 +10,9 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <sstream>
 
@@ -25,6 +27,8 @@ using Clock = std::chrono::steady_clock;
 constexpr std::size_t kStderrTail = 4096;
 // After the driver exits, its children get this long to let go of the pipes.
 constexpr std::chrono::milliseconds kDrainAfterExit{300};
+// How long what the driver started may outlive it before it counts as leaked.
+constexpr std::chrono::milliseconds kLeakGrace{500};
 
 struct Pipe {
   int read = -1;
@@ -70,6 +74,39 @@ std::vector<char*> c_strings(std::vector<std::string>& strings) {
 void append_tail(std::string& tail, std::string_view bytes) {
   tail.append(bytes);
   if (tail.size() > 2 * kStderrTail) tail.erase(0, tail.size() - kStderrTail);
+}
+
+// Processes of group `group` that are still running (zombies excluded), from /proc.
+std::size_t running_in_group(pid_t group) {
+  std::size_t running = 0;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream stat_file(entry.path() / "stat");
+    std::string text((std::istreambuf_iterator<char>(stat_file)), std::istreambuf_iterator<char>());
+    // Fields after the parenthesised command name (which may hold spaces): state ppid pgrp.
+    const auto close = text.rfind(')');
+    if (close == std::string::npos) continue;
+    std::istringstream fields(text.substr(close + 1));
+    std::string state;
+    long ppid = 0;
+    long pgrp = 0;
+    fields >> state >> ppid >> pgrp;
+    if (pgrp == group && state != "Z" && state != "X") ++running;
+  }
+  return running;
+}
+
+// After the driver exited: what of its group is still running once `grace` has passed.
+std::size_t leaked_after_exit(pid_t group, std::chrono::milliseconds grace) {
+  const auto until = Clock::now() + grace;
+  std::size_t running = running_in_group(group);
+  while (running > 0 && Clock::now() < until) {
+    ::usleep(10000);
+    running = running_in_group(group);
+  }
+  return running;
 }
 
 std::optional<Json> read_report(const std::filesystem::path& path) {
@@ -181,6 +218,7 @@ RunOutcome run_driver(const DriverRunRequest& request) {
     }
   }
   lines.finish(on_line);
+  if (reaped && !outcome.timed_out) outcome.leaked_processes = leaked_after_exit(pid, kLeakGrace);
   // Whatever the driver left behind (the SDK's CLI, a hanging fake-claude) ends with the case.
   ::killpg(pid, SIGKILL);
   if (!reaped) {

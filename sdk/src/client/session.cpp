@@ -243,9 +243,11 @@ void Session::consider_run_end(const Message& message) {
         reports_state_ = true;
         if (s->state == "idle" && saw_result_ && agent_tasks_.empty()) run_over_ = true;
       } else if (s->subtype == "task_started") {
+        // A task_type that is not a string (a CLI bug, a newer CLI) names no agent task.
         const json& j = message.json();
-        std::string type = j.value("task_type", std::string());
-        if (type == "local_agent" || type == "local_workflow") agent_tasks_.insert(s->task_id);
+        const auto type = j.find("task_type");
+        if (type != j.end() && (*type == "local_agent" || *type == "local_workflow"))
+          agent_tasks_.insert(s->task_id);
       } else if ((s->subtype == "task_notification" || s->subtype == "task_updated") &&
                  is_terminal_task_status(s->task_status)) {
         agent_tasks_.erase(s->task_id);

@@ -18,6 +18,7 @@
 // What it costs: one pattern walk per (expectation, observation) pair tried.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -40,6 +41,9 @@ struct RunOutcome {
   std::optional<Json> fake_report;     // FAKE_CLAUDE_REPORT contents, when written
   std::string driver_stderr;           // tail, for the report
   double seconds = 0;
+  // Processes of the driver's process group (the SDK's CLI, …) still running 500 ms after the
+  // driver exited; they were killed then. Always 0 when the driver was stopped at the deadline.
+  std::size_t leaked_processes = 0;
 };
 
 struct Finding {

@@ -28,7 +28,10 @@ bool is_interactive_terminal(int fd);
 
 class ProgressLine {
  public:
-  ProgressLine(std::ostream& out, std::string label, std::size_t total, bool enabled);
+  // `total` 0: an open-ended run ("harness fuzz 1234 · 2 findings · 60.1 s"); `failed_word`
+  // names what advance(true) counts.
+  ProgressLine(std::ostream& out, std::string label, std::size_t total, bool enabled,
+               std::string failed_word = "failed");
   ProgressLine(const ProgressLine&) = delete;
   ProgressLine& operator=(const ProgressLine&) = delete;
   ~ProgressLine();  // erases the line
@@ -48,6 +51,7 @@ class ProgressLine {
 
   std::ostream& out_;
   std::string label_;
+  std::string failed_word_;
   std::size_t total_;
   bool enabled_;
   std::size_t done_ = 0;

@@ -1,0 +1,58 @@
+#include "claude/conformance/driver_command.hpp"
+
+#include <sstream>
+
+#include "check/python_driver.hpp"
+
+namespace claude::conformance {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> split_words(const std::string& text) {
+  std::vector<std::string> words;
+  std::istringstream in(text);
+  for (std::string word; in >> word;) words.push_back(word);
+  return words;
+}
+
+}  // namespace
+
+fs::path self_directory() {
+  std::error_code ec;
+  fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fs::current_path() : self.parent_path();
+}
+
+// Installed layout first (<prefix>/bin + <prefix>/share/claude-harness), then the source tree
+// this build came from.
+fs::path data_directory(std::string_view what) {
+  const fs::path installed = self_directory() / ".." / "share" / "claude-harness" / what;
+  std::error_code ec;
+  if (fs::exists(installed, ec)) return installed.lexically_normal();
+  return fs::path(CLAUDE_HARNESS_SOURCE_DIR) / what;
+}
+
+std::vector<std::string> driver_command(const std::string& sdk) {
+  if (sdk == "cpp") return {(self_directory() / "claude-harness-driver-cpp").string()};
+  if (sdk == "ts") {
+    const fs::path driver = data_directory("drivers") / "ts" / "driver.mjs";
+    const fs::path modules = driver.parent_path() / "node_modules" / "@anthropic-ai";
+    std::error_code ec;
+    if (!fs::exists(modules, ec)) {
+      throw DriverCommandError("the TypeScript SDK is not installed next to " + driver.string() +
+                               ": run tests/compat/ts-sdk/install-sdk first");
+    }
+    return {"node", driver.string()};
+  }
+  if (sdk == "python") {
+    auto command = python_driver_command(data_directory("drivers") / "python" / "driver.py");
+    if (auto problem = python_driver_problem(command)) throw DriverCommandError(*problem);
+    return command;
+  }
+  auto words = split_words(sdk);
+  if (words.empty()) throw DriverCommandError("--sdk names no command");
+  return words;
+}
+
+}  // namespace claude::conformance

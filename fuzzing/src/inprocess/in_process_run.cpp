@@ -1,0 +1,191 @@
+#include "claude/fuzzing/in_process_run.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "claude/emulator/engine.hpp"
+#include "claude/emulator/json_text.hpp"
+#include "claude/sdk/in_memory_transport.hpp"
+#include "claude/sdk/line_buffer.hpp"
+#include "driver_run.hpp"
+#include "driver_spec.hpp"
+#include "observation_log.hpp"
+
+namespace claude::fuzzing {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using claude::sdk::InMemoryTransport;
+
+// What the SDK owns: a Transport forwarding to an InMemoryTransport the pump shares, so the pump
+// never touches a transport the SDK has destroyed.
+class SharedTransport final : public claude::sdk::Transport {
+ public:
+  explicit SharedTransport(std::shared_ptr<InMemoryTransport> inner) : inner_(std::move(inner)) {}
+  void connect() override { inner_->connect(); }
+  void write(std::string_view frame) override { inner_->write(frame); }
+  claude::sdk::ReadResult read() override { return inner_->read(); }
+  [[nodiscard]] bool has_buffered_line() const override { return inner_->has_buffered_line(); }
+  void end_input() override { inner_->end_input(); }
+  void close() override { inner_->close(); }
+  [[nodiscard]] bool input_open() const override { return inner_->input_open(); }
+
+ private:
+  std::shared_ptr<InMemoryTransport> inner_;
+};
+
+// The Engine's side of one session.
+class EnginePump {
+ public:
+  EnginePump(claude::emulator::Scenario scenario, std::shared_ptr<InMemoryTransport> transport)
+      : engine_(
+            std::move(scenario),
+            claude::emulator::parse_invocation(std::vector<std::string>{
+                "--output-format", "stream-json", "--input-format", "stream-json", "--verbose"}),
+            {}),
+        transport_(std::move(transport)) {}
+
+  void start() {
+    thread_ = std::thread([this] { pump(); });
+  }
+  // Ends the stream now (the driver's timeout), as if the CLI had been killed.
+  void stop() { stop_ = true; }
+  // Once the SDK's session is over: the Engine gets up to `grace` to end by itself (stdin EOF,
+  // a wait timing out), so its report says how the session ended.
+  const claude::emulator::Report& join(std::chrono::milliseconds grace) {
+    const auto until = Clock::now() + grace;
+    while (!done_ && Clock::now() < until)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    stop_ = true;
+    if (thread_.joinable()) thread_.join();
+    return engine_.report();
+  }
+
+ private:
+  claude::emulator::Millis now() const {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started_).count();
+  }
+
+  void deliver() {
+    for (auto& out : engine_.take_output()) {
+      if (out.stream != claude::emulator::Output::Stream::stdout_stream) continue;
+      lines_.feed(out.bytes, [this](const claude::sdk::LineEvent& e) { push(e); });
+    }
+  }
+  void push(const claude::sdk::LineEvent& e) {
+    if (e.kind == claude::sdk::LineEvent::Kind::line) transport_->push_line(std::string(e.text));
+  }
+
+  void pump() {
+    engine_.start(now());
+    deliver();
+    bool eof = false;
+    while (!engine_.finished() && !stop_) {
+      if (auto frame = transport_->next_written(std::chrono::milliseconds(1))) {
+        engine_.on_line(*frame, false, now());
+      } else if (!eof && !transport_->input_open()) {
+        eof = true;
+        engine_.on_eof(now());
+      }
+      engine_.on_time(now());
+      deliver();
+    }
+    lines_.finish([this](const claude::sdk::LineEvent& e) { push(e); });
+    claude::sdk::ExitStatus status;
+    const auto& ending = engine_.ending();
+    if (!engine_.finished()) {
+      status.term_signal = 9;
+    } else if (ending.kind == claude::emulator::Ending::Kind::kill) {
+      status.term_signal = ending.signal;
+    } else {
+      status.exit_code = ending.code;
+    }
+    transport_->finish(status);
+    done_ = true;
+  }
+
+  claude::emulator::Engine engine_;
+  std::shared_ptr<InMemoryTransport> transport_;
+  claude::sdk::LineBuffer lines_;
+  Clock::time_point started_ = Clock::now();
+  std::atomic<bool> stop_{false};
+  std::atomic<bool> done_{false};
+  std::thread thread_;
+};
+
+std::vector<Json> observation_lines(const std::string& text, std::vector<std::string>& bad) {
+  std::vector<Json> out;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    Json value =
+        claude::emulator::parse_json_or_discarded(std::string_view(text).substr(at, end - at));
+    if (value.is_object()) {
+      out.push_back(std::move(value));
+    } else {
+      bad.push_back(text.substr(at, std::min<std::size_t>(end - at, 200)));
+    }
+    at = end + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+bool runs_in_process(const ScenarioDoc& doc) {
+  const Json* driver = doc.header.contains("driver") ? &doc.header["driver"] : nullptr;
+  if (driver == nullptr || !driver->is_object() || driver->contains("control")) return false;
+  for (const Json& step : doc.steps)
+    if (step.contains("hang") || step.contains("expect_prompt")) return false;
+  return true;
+}
+
+std::optional<claude::conformance::RunOutcome> run_in_process(const ScenarioDoc& doc) {
+  if (!runs_in_process(doc)) return std::nullopt;
+  auto load = claude::emulator::load_scenario_text(render(doc), "in-process.ndjson");
+  if (!load.ok()) return std::nullopt;
+  claude::driver::DriverInvocation invocation;
+  try {
+    invocation.spec = claude::driver::parse_driver_spec(
+        nlohmann::json::parse(claude::emulator::dump_json(doc.header["driver"])));
+    claude::driver::check_options(invocation.spec);
+  } catch (const std::exception&) {
+    return std::nullopt;  // a spec the C++ driver does not take: exit 2 or 4 as a process
+  }
+
+  auto transport = std::make_shared<InMemoryTransport>();
+  EnginePump pump(std::move(*load.scenario), transport);
+  invocation.transport = [transport] { return std::make_unique<SharedTransport>(transport); };
+  invocation.on_timeout = [&pump] { pump.stop(); };
+
+  char* buffer = nullptr;
+  std::size_t length = 0;
+  std::FILE* stream = ::open_memstream(&buffer, &length);
+  if (stream == nullptr) return std::nullopt;
+  const auto started = Clock::now();
+  int exit_code = 0;
+  {
+    claude::driver::ObservationLog log(stream);
+    pump.start();
+    exit_code = claude::driver::run_driver(invocation, log);
+  }
+  const auto& report = pump.join(std::chrono::milliseconds(2000));
+  std::fclose(stream);
+  const std::string text(buffer, length);
+  std::free(buffer);
+
+  claude::conformance::RunOutcome outcome;
+  outcome.driver_exit = exit_code;
+  outcome.observations = observation_lines(text, outcome.bad_lines);
+  outcome.fake_report = claude::emulator::report_json(report);
+  outcome.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+  return outcome;
+}
+
+}  // namespace claude::fuzzing

@@ -1,0 +1,227 @@
+// message.*: lines that are valid framing but say something the SDK may not expect.
+#include <array>
+
+#include "mutate/mutation_kit.hpp"
+
+namespace claude::fuzzing::kit {
+namespace {
+
+using Site = std::optional<std::string>;
+
+constexpr std::string_view kPlaceholder = "@@fuzz-placeholder@@";
+
+std::optional<std::size_t> pick_send(ScenarioDoc& doc, FuzzRng& rng) {
+  const auto sends = steps_where(doc, is_object_send);
+  return pick_message(doc, sends, rng);
+}
+
+// Writes the plain send at `i` as raw bytes with the placeholder string replaced by `literal`
+// (JSON text no value can hold: a lone surrogate escape, a number beyond double).
+void write_with_literal(ScenarioDoc& doc, std::size_t i, std::string_view literal) {
+  std::string line = line_of(doc.steps[i]);
+  const std::string quoted = "\"" + std::string(kPlaceholder) + "\"";
+  if (auto at = line.find(quoted); at != std::string::npos)
+    line.replace(at, quoted.size(), literal);
+  doc.steps[i] = raw_like(doc.steps[i], line + "\n");
+}
+
+// A string member (not `type`) of the message at a random depth.
+std::optional<MemberRef> pick_string(Json& message, FuzzRng& rng) {
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    auto ref = pick_member(message, rng);
+    if (ref && (*ref->parent)[ref->key].is_string()) return ref;
+  }
+  return std::nullopt;
+}
+
+Site drop_field(ScenarioDoc& doc, FuzzRng& rng) {
+  const auto i = pick_send(doc, rng);
+  if (!i) return std::nullopt;
+  Json& message = doc.steps[*i]["send"];
+  auto ref = pick_member(message, rng);
+  if (!ref) return std::nullopt;
+  ref->parent->erase(ref->key);
+  return "message.drop_field " + kind_of(message) + " " + ref->path;
+}
+
+Site duplicate_field(ScenarioDoc& doc, FuzzRng& rng) {
+  const auto sends = steps_where(doc, is_plain_send);
+  const auto i = pick_message(doc, sends, rng);
+  if (!i) return std::nullopt;
+  const Json& message = doc.steps[*i]["send"];
+  if (message.empty()) return std::nullopt;
+  // The same key twice at the top: first a decoy value, then the real one (most parsers keep
+  // the last; some keep the first).
+  auto it = message.begin();
+  std::advance(it, static_cast<std::ptrdiff_t>(rng.below(message.size())));
+  static constexpr std::array<std::string_view, 4> kDecoys = {"null", "\"decoy\"", "0", "{}"};
+  const std::string key = it.key();
+  const std::string line = line_of(doc.steps[*i]);
+  const std::string doubled = "{" + claude::emulator::dump_json(Json(key)) + ":" +
+                              std::string(kDecoys[rng.below(kDecoys.size())]) + "," +
+                              line.substr(1);
+  const std::string kind = kind_of(message);
+  doc.steps[*i] = raw_like(doc.steps[*i], doubled + "\n");
+  return "message.duplicate_field " + kind + " " + key;
+}
+
+Site retype_field(ScenarioDoc& doc, FuzzRng& rng) {
+  const auto i = pick_send(doc, rng);
+  if (!i) return std::nullopt;
+  Json& message = doc.steps[*i]["send"];
+  auto ref = pick_member(message, rng);
+  if (!ref) return std::nullopt;
+  Json& v = (*ref->parent)[ref->key];
+  static const std::array<Json, 6> kValues = {Json(nullptr), Json("text"),  Json(7),
+                                              Json(true),    Json::array(), Json::object()};
+  std::size_t pick = rng.below(kValues.size());
+  if (kValues[pick].type() == v.type()) pick = (pick + 1) % kValues.size();
+  v = kValues[pick];
+  return "message.retype_field " + kind_of(message) + " " + ref->path + " " +
+         std::string(v.type_name());
+}
+
+Site unknown_type(ScenarioDoc& doc, FuzzRng& rng) {
+  Json message = {{"type", "fuzz_unknown_type"},
+                  {"uuid", "00000000-0000-4000-8000-00000000f022"},
+                  {"session_id", "fuzz-session"},
+                  {"data", {{"n", 1}}}};
+  const std::size_t at = insert_position(doc, rng);
+  doc.steps.insert(doc.steps.begin() + static_cast<std::ptrdiff_t>(at),
+                   Json::object({{"send", std::move(message)}}));
+  return "message.unknown_type";
+}
+
+Site unknown_subtype(ScenarioDoc& doc, FuzzRng& rng) {
+  const auto sends = steps_where(
+      doc, [](const Json& s) { return is_object_send(s) && s["send"].contains("subtype"); });
+  const auto i = pick_message(doc, sends, rng);
+  if (!i) return std::nullopt;
+  Json& message = doc.steps[*i]["send"];
+  const std::string kind = kind_of(message);
+  message["subtype"] = "fuzz_unknown_subtype";
+  return "message.unknown_subtype " + kind;
+}
+
+Site unknown_block(ScenarioDoc& doc, FuzzRng& rng) {
+  const auto sends = steps_where(doc, [](const Json& s) {
+    return is_object_send(s) && s["send"].contains("message") && s["send"]["message"].is_object() &&
+           s["send"]["message"].contains("content") && s["send"]["message"]["content"].is_array();
+  });
+  const auto i = pick_any(sends, rng);
+  if (!i) return std::nullopt;
+  Json& content = doc.steps[*i]["send"]["message"]["content"];
+  const std::size_t at = rng.below(content.size() + 1);
+  content.insert(content.begin() + static_cast<std::ptrdiff_t>(at),
+                 Json{{"type", "fuzz_unknown_block"}, {"payload", {{"x", 1}}}});
+  return "message.unknown_block " + kind_of(doc.steps[*i]["send"]);
+}
+
+Site string_escapes(ScenarioDoc& doc, FuzzRng& rng) {
+  const auto i = pick_send(doc, rng);
+  if (!i) return std::nullopt;
+  Json& message = doc.steps[*i]["send"];
+  auto ref = pick_string(message, rng);
+  if (!ref) return std::nullopt;
+  using namespace std::string_view_literals;
+  static constexpr std::array<std::string_view, 4> kTexts = {
+      "quote \" backslash \\ slash / controls \b\f\n\r\t end"sv,
+      "line\u2028separator\u2029paragraph"sv, "nul \0 inside"sv, "emoji \U0001F600 and \u00e9"sv};
+  const std::size_t which = rng.below(kTexts.size());
+  (*ref->parent)[ref->key] = std::string(kTexts[which]);
+  return "message.string_escapes " + kind_of(message) + " " + ref->path + " " +
+         std::to_string(which);
+}
+
+Site lone_surrogate(ScenarioDoc& doc, FuzzRng& rng) {
+  const auto sends = steps_where(doc, is_plain_send);
+  const auto i = pick_message(doc, sends, rng);
+  if (!i) return std::nullopt;
+  Json& message = doc.steps[*i]["send"];
+  auto ref = pick_string(message, rng);
+  if (!ref) return std::nullopt;
+  const std::string site = "message.lone_surrogate " + kind_of(message) + " " + ref->path;
+  (*ref->parent)[ref->key] = std::string(kPlaceholder);
+  static constexpr std::array<std::string_view, 3> kLiterals = {"\"\\ud800\"", "\"tail \\udfff\"",
+                                                                "\"\\ud83d\\u0041\""};
+  write_with_literal(doc, *i, kLiterals[rng.below(kLiterals.size())]);
+  return site;
+}
+
+Site huge_number(ScenarioDoc& doc, FuzzRng& rng) {
+  const auto sends = steps_where(doc, is_plain_send);
+  const auto i = pick_message(doc, sends, rng);
+  if (!i) return std::nullopt;
+  Json& message = doc.steps[*i]["send"];
+  std::optional<MemberRef> ref;
+  for (int attempt = 0; attempt < 8 && !ref; ++attempt) {
+    auto r = pick_member(message, rng);
+    if (r && (*r->parent)[r->key].is_number()) ref = r;
+  }
+  if (!ref) return std::nullopt;
+  const std::string site = "message.huge_number " + kind_of(message) + " " + ref->path;
+  (*ref->parent)[ref->key] = std::string(kPlaceholder);
+  static constexpr std::array<std::string_view, 5> kLiterals = {
+      "1e400", "123456789012345678901234567890", "-0", "1.7976931348623157e308",
+      "-9223372036854775809"};
+  write_with_literal(doc, *i, kLiterals[rng.below(kLiterals.size())]);
+  return site;
+}
+
+Site extra_field(ScenarioDoc& doc, FuzzRng& rng) {
+  const auto i = pick_send(doc, rng);
+  if (!i) return std::nullopt;
+  Json& message = doc.steps[*i]["send"];
+  Json* target = &message;
+  if (message.contains("message") && message["message"].is_object() && rng.chance(1, 2))
+    target = &message["message"];
+  static const std::array<Json, 3> kValues = {Json("extra"), Json{{"nested", {1, 2, 3}}},
+                                              Json(nullptr)};
+  (*target)["fuzz_extra_field"] = kValues[rng.below(kValues.size())];
+  return "message.extra_field " + kind_of(message);
+}
+
+Site drop_message(ScenarioDoc& doc, FuzzRng& rng) {
+  const auto sends = steps_where(doc, is_object_send);
+  const auto i = pick_message(doc, sends, rng);
+  if (!i) return std::nullopt;
+  const std::string kind = kind_of(doc.steps[*i]["send"]);
+  doc.steps.erase(doc.steps.begin() + static_cast<std::ptrdiff_t>(*i));
+  return "message.drop_message " + kind;
+}
+
+Site duplicate_message(ScenarioDoc& doc, FuzzRng& rng) {
+  const auto sends = steps_where(doc, is_object_send);
+  const auto i = pick_message(doc, sends, rng);
+  if (!i) return std::nullopt;
+  Json copy = doc.steps[*i];
+  const std::string kind = kind_of(copy["send"]);
+  doc.steps.insert(doc.steps.begin() + static_cast<std::ptrdiff_t>(*i) + 1, std::move(copy));
+  return "message.duplicate_message " + kind;
+}
+
+constexpr Mutator kMessage[] = {
+    {"message.drop_field", "a field of a message removed", drop_field, false, 3},
+    {"message.duplicate_field", "a top-level key written twice, a decoy value first",
+     duplicate_field},
+    {"message.retype_field", "a field given another JSON type", retype_field, false, 2},
+    {"message.unknown_type", "a message of a type no SDK knows", unknown_type},
+    {"message.unknown_subtype", "a message's subtype replaced by an unknown one", unknown_subtype},
+    {"message.unknown_block", "an unknown content block type in a message's content",
+     unknown_block},
+    {"message.string_escapes", "a string full of escapes, U+2028/U+2029, NUL or astral characters",
+     string_escapes},
+    {"message.lone_surrogate", "a string with a lone UTF-16 surrogate escape", lone_surrogate},
+    {"message.huge_number", "a number beyond double or int64 range, or -0", huge_number},
+    {"message.extra_field", "a field no SDK knows", extra_field},
+    {"message.drop_message", "a message never sent", drop_message},
+    {"message.duplicate_message", "a message sent twice", duplicate_message},
+};
+
+}  // namespace
+
+std::span<const Mutator> message_mutators() {
+  return kMessage;
+}
+
+}  // namespace claude::fuzzing::kit
