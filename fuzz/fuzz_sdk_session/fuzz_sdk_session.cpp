@@ -4,7 +4,8 @@
 //
 // Input: the first 8 bytes seed the FuzzRng that picks a bundled conformance case and mutates
 // it (hang mutations excluded: they would stall the run); the remaining bytes, if any, are
-// written by the CLI as they are (a raw_b64 step) at a point the RNG picks. Oracles: none of
+// written by the CLI as they are, plus a final newline when they lack one (a raw_b64 step), at a
+// point the RNG picks. Oracles: none of
 // harness fuzz's may fire (crash, hang, result-lost, uncaught-error, control answered twice or
 // not at all); an SDK crash is a crash of this process.
 #include <cstddef>
@@ -74,7 +75,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::size_t end = 0;
     while (end < doc.steps.size() && !is_ending(doc.steps[end])) ++end;
     const std::size_t at = rng.between(std::min<std::size_t>(1, end), end);
-    const std::string_view rest(reinterpret_cast<const char*>(data) + 8, size - 8);
+    // Ended by a newline, so the bytes cannot glue themselves to the next line (which would turn,
+    // say, a CLI request into a line no SDK can read, and a "missing answer" into noise).
+    std::string rest(reinterpret_cast<const char*>(data) + 8, size - 8);
+    if (rest.back() != '\n') rest.push_back('\n');
     doc.steps.insert(doc.steps.begin() + static_cast<std::ptrdiff_t>(at),
                      Json::object({{"raw_b64", base64(rest)}}));
   }

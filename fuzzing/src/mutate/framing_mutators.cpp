@@ -86,7 +86,8 @@ Site long_line(ScenarioDoc& doc, FuzzRng& rng) {
   const auto sends = steps_where(doc, is_object_send);
   const auto i = pick_message(doc, sends, rng);
   if (!i) return std::nullopt;
-  static constexpr std::array<std::size_t, 3> kSizes = {64 * 1024, 1024 * 1024, 4 * 1024 * 1024};
+  static constexpr std::array<std::size_t, 3> kSizes = {std::size_t{64} << 10, std::size_t{1} << 20,
+                                                        std::size_t{4} << 20};
   const std::size_t size = kSizes[rng.below(kSizes.size())];
   Json& message = doc.steps[*i]["send"];
   message["fuzz_padding"] = std::string(size, 'x');

@@ -46,7 +46,8 @@ Site crash_mid_turn(ScenarioDoc& doc, FuzzRng& rng) {
 }
 
 Site stderr_flood(ScenarioDoc& doc, FuzzRng& rng) {
-  static constexpr std::array<std::size_t, 3> kSizes = {4 * 1024, 256 * 1024, 2 * 1024 * 1024};
+  static constexpr std::array<std::size_t, 3> kSizes = {
+      std::size_t{4} << 10, std::size_t{256} << 10, std::size_t{2} << 20};
   const std::size_t size = kSizes[rng.below(kSizes.size())];
   std::string text;
   text.reserve(size + 80);
