@@ -1,5 +1,8 @@
 #include "claude/conformance/driver_command.hpp"
 
+#include <unistd.h>
+
+#include <cstdlib>
 #include <sstream>
 
 #include "check/python_driver.hpp"
@@ -14,6 +17,22 @@ std::vector<std::string> split_words(const std::string& text) {
   std::istringstream in(text);
   for (std::string word; in >> word;) words.push_back(word);
   return words;
+}
+
+bool is_executable(const fs::path& file) {
+  std::error_code ec;
+  return fs::is_regular_file(file, ec) && ::access(file.c_str(), X_OK) == 0;
+}
+
+// A command word without a slash is looked up on PATH, as execvp will.
+bool can_execute(const std::string& word) {
+  if (word.find('/') != std::string::npos) return is_executable(word);
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path ? path : "");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    if (is_executable(fs::path(dir.empty() ? "." : dir) / word)) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -52,6 +71,11 @@ std::vector<std::string> driver_command(const std::string& sdk) {
   }
   auto words = split_words(sdk);
   if (words.empty()) throw DriverCommandError("--sdk names no command");
+  // Caught here, a typo is one usage error instead of a failure (or a finding) per case.
+  if (!can_execute(words.front())) {
+    throw DriverCommandError("--sdk " + sdk + ": not cpp, ts or python, and '" + words.front() +
+                             "' is no executable file (on PATH or as a path)");
+  }
   return words;
 }
 

@@ -24,9 +24,9 @@ struct Result {
   std::string output;
 };
 
-// Runs `harness fuzz ARGS` through the shell (arguments are fixed strings of this test).
-Result harness_fuzz(const std::string& args) {
-  const std::string command = std::string(HARNESS_PATH) + " fuzz " + args + " 2>&1";
+// Runs `harness ARGS` through the shell (arguments are fixed strings of this test).
+Result harness(const std::string& args) {
+  const std::string command = std::string(HARNESS_PATH) + " " + args + " 2>&1";
   Result result;
   FILE* pipe = ::popen(command.c_str(), "r");
   if (pipe == nullptr) return result;
@@ -35,6 +35,10 @@ Result harness_fuzz(const std::string& args) {
   const int status = ::pclose(pipe);
   result.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;
+}
+
+Result harness_fuzz(const std::string& args) {
+  return harness("fuzz " + args);
 }
 
 std::string broken_driver() {
@@ -103,6 +107,22 @@ TEST(HarnessFuzz, UsageErrorsAreExit2) {
   EXPECT_EQ(harness_fuzz("--sdk cpp --time soon").exit, 2);  // not a number
   EXPECT_EQ(harness_fuzz("--sdk cpp --bogus").exit, 2);
   EXPECT_EQ(harness_fuzz("--sdk cpp --seeds /nonexistent/dir --time 1").exit, 2);
+}
+
+TEST(HarnessFuzz, ADriverCommandThatCannotRunIsAUsageErrorNotAFinding) {
+  const fs::path out = scratch("no-such-driver");
+  auto r = harness_fuzz("--sdk no-such-driver-command --time 5 --out " + out.string());
+  EXPECT_EQ(r.exit, 2) << r.output;
+  EXPECT_NE(r.output.find("'no-such-driver-command' is no executable file"), std::string::npos)
+      << r.output;
+  EXPECT_TRUE(fs::is_empty(out)) << "a driver that cannot start left a finding";
+  fs::remove_all(out);
+}
+
+TEST(HarnessFuzz, CheckRefusesTheSameDriverCommandWithExit2) {
+  auto r = harness("check --sdk no-such-driver-command");
+  EXPECT_EQ(r.exit, 2) << r.output;
+  EXPECT_NE(r.output.find("is no executable file"), std::string::npos) << r.output;
 }
 
 }  // namespace
