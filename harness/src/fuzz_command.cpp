@@ -2,7 +2,6 @@
 // the claude::fuzzing campaign.
 #include "claude/harness/fuzz_command.hpp"
 
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -20,6 +19,7 @@
 #include "claude/conformance/driver_command.hpp"
 #include "claude/conformance/driver_run.hpp"
 #include "claude/conformance/progress_line.hpp"
+#include "claude/conformance/report_file.hpp"
 #include "claude/emulator/pattern.hpp"
 #include "claude/fuzzing/campaign.hpp"
 #include "claude/fuzzing/oracle.hpp"
@@ -29,6 +29,8 @@
 
 namespace claude::harness {
 namespace {
+
+constexpr std::string_view kCommand = "harness fuzz";
 
 namespace fs = std::filesystem;
 using claude::fuzzing::Json;
@@ -153,28 +155,6 @@ class DriverExecutor {
   fs::path work_;
   std::atomic<std::uint64_t> counter_{0};
 };
-
-bool write_file(const fs::path& path, const std::string& text, bool replace, std::ostream& err) {
-  const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (replace ? O_TRUNC : O_EXCL);
-  const int fd = ::open(path.c_str(), flags, 0644);
-  if (fd < 0) {
-    err << "harness fuzz: cannot write " << path.string() << ": " << std::strerror(errno)
-        << (errno == EEXIST ? " (use --force to replace it)" : "") << "\n";
-    return false;
-  }
-  std::string_view rest = text;
-  while (!rest.empty()) {
-    const ssize_t n = ::write(fd, rest.data(), rest.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      err << "harness fuzz: cannot write " << path.string() << ": " << std::strerror(errno) << "\n";
-      ::close(fd);
-      return false;
-    }
-    rest.remove_prefix(static_cast<std::size_t>(n));
-  }
-  return ::close(fd) == 0;
-}
 
 std::optional<fs::path> make_work_directory(std::ostream& err) {
   std::string path = (fs::temp_directory_path() / "claude-harness-fuzz-XXXXXX").string();
@@ -359,7 +339,7 @@ int fuzz_command(const std::vector<std::string>& args, std::ostream& out, std::o
     events.on_finding = [&](const claude::fuzzing::FindingReport& f) {
       std::lock_guard lock(write_mutex);
       const fs::path file = options.out / f.file_name;
-      written &= write_file(file, f.text, true, err);
+      written &= claude::conformance::write_report_file(file, f.text, true, kCommand, err);
       std::ostringstream line;
       line << "FINDING " << f.violation.signature() << "  " << file.string() << "\n  "
            << f.violation.message << "\n  seed " << f.seed_id << ", exec " << f.exec << ", "
@@ -377,10 +357,10 @@ int fuzz_command(const std::vector<std::string>& args, std::ostream& out, std::o
         << f.hits << " hits)\n";
   }
   if (options.json) {
-    written &= write_file(
+    written &= claude::conformance::write_report_file(
         *options.json,
-        claude::emulator::dump_json(summary_json(options, result, seeds.seeds.size())) + "\n", true,
-        err);
+        claude::emulator::dump_json(summary_json(options, result, seeds.seeds.size())) + "\n",
+        options.force, kCommand, err);
   }
   if (!written) return kExitUsage;
   return result.findings.empty() ? kExitPass : kExitVerdictFailed;

@@ -1,6 +1,5 @@
 #include "claude/conformance/check_command.hpp"
 
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -17,12 +16,15 @@
 #include "claude/conformance/driver_command.hpp"
 #include "claude/conformance/driver_run.hpp"
 #include "claude/conformance/progress_line.hpp"
+#include "claude/conformance/report_file.hpp"
 #include "claude/conformance/run_order.hpp"
 #include "claude/conformance/suite_report.hpp"
 #include "claude/report_html/html_report.hpp"
 
 namespace claude::conformance {
 namespace {
+
+constexpr std::string_view kCommand = "harness check";
 
 namespace fs = std::filesystem;
 
@@ -123,29 +125,6 @@ int case_deadline_ms(const ConformanceCase& c) {
   }
   // The driver enforces the spec's timeout itself; the harness only stops drivers that do not.
   return spec_timeout + 10000;
-}
-
-bool write_file(const fs::path& path, const std::string& text, bool force, std::ostream& err) {
-  const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (force ? O_TRUNC : O_EXCL);
-  const int fd = ::open(path.c_str(), flags, 0600);
-  if (fd < 0) {
-    err << "harness check: cannot write " << path.string() << ": " << std::strerror(errno)
-        << (errno == EEXIST ? " (use --force to replace it)" : "") << "\n";
-    return false;
-  }
-  std::size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      err << "harness check: cannot write " << path.string() << ": " << std::strerror(errno)
-          << "\n";
-      ::close(fd);
-      return false;
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  return ::close(fd) == 0;
 }
 
 CaseResult run_one(const ConformanceCase& c, const std::vector<std::string>& driver,
@@ -306,18 +285,19 @@ int run_check(std::span<const std::string> args, std::ostream& out, std::ostream
 
   bool written = true;
   if (options.junit)
-    written &= write_file(*options.junit, junit_xml(suite_result), options.force, err);
+    written &=
+        write_report_file(*options.junit, junit_xml(suite_result), options.force, kCommand, err);
   if (options.json || options.html) {
     const Json report = suite_json(suite_result);
     if (options.json) {
-      written &=
-          write_file(*options.json, claude::emulator::dump_json(report) + "\n", options.force, err);
+      written &= write_report_file(*options.json, claude::emulator::dump_json(report) + "\n",
+                                   options.force, kCommand, err);
     }
     if (options.html) {
       auto page = claude::report_html::render_html_report(
           {{suite_dir.string(), nlohmann::json::parse(claude::emulator::dump_json(report))}},
           "claude-harness conformance: " + suite_result.sdk);
-      written &= write_file(*options.html, page.html, options.force, err);
+      written &= write_report_file(*options.html, page.html, options.force, kCommand, err);
     }
   }
   if (!written) return 2;
