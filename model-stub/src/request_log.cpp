@@ -7,6 +7,7 @@
 #include <string>
 
 #include "claude/emulator/json_text.hpp"
+#include "claude/recorder/redactor.hpp"
 #include "json_text.hpp"
 
 namespace claude::model_stub {
@@ -59,7 +60,10 @@ void RequestLog::record(const ApiRequest& request, const ApiResponse& response) 
   for (auto it = entry.begin(); it != entry.end(); ++it) {
     if (it.key() != "seq") line[it.key()] = it.value();
   }
-  out_ << compact_json(line) << '\n';
+  // Request bodies carry prompts and tool results, which may quote keys and credentials files:
+  // the line goes through the recorder's rules, which also find secrets inside escaped strings.
+  static const recorder::Redactor redactor = recorder::Redactor::with_builtin_rules();
+  out_ << redactor.redact_copy(compact_json(line)) << '\n';
   out_.flush();
   if (!out_) throw std::runtime_error("cannot write request log " + path_.string());
 }

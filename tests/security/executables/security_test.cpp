@@ -276,6 +276,33 @@ TEST(Secrets, ArgvAndStdinSecretsNeverReachFakeClaudeReports) {
   EXPECT_NE(result.err.find("<redacted:api-key>"), std::string::npos) << result.err;
 }
 
+// A tool_result quoting a credentials file: the token fields sit in an escaped JSON string, one
+// with escaped slashes; a Basic credential and a URL password ride along.
+TEST(Secrets, EscapedTokenFieldsNeverReachFakeClaudeReports) {
+  const std::vector<std::string> secrets = {"ya29.FAKEaccessFAKE", "0FAKErefreshFAKE",
+                                            "dXNlcjpGQUtFcGFzcw==", "FAKEurlPass"};
+  TempDir dir;
+  const fs::path report = dir.path() / "report.json";
+  claude::testing::SpawnRequest run;
+  run.program = FAKE_CLAUDE_PATH;
+  run.args = {"--scenario", (source_dir() / "tests/security/data/expect-user.ndjson").string()};
+  run.env = {{"FAKE_CLAUDE_REPORT", report.string()}};
+  run.stdin_bytes =
+      R"({"type":"not-user","content":"{\"access_token\":\"ya29.FAKEaccessFAKE\",)"
+      R"(\"refresh_token\":\"1\\/\\/0FAKErefreshFAKE\"}",)"
+      R"("h":"Authorization: Basic dXNlcjpGQUtFcGFzcw==","u":"https://me:FAKEurlPass@example.com"})"
+      "\n";
+  const auto result = claude::testing::run_to_completion(run);
+  ASSERT_EQ(result.exit_code, 1) << result.describe() << result.err;
+  ASSERT_TRUE(fs::exists(report));
+  const std::string written = read_file(report);
+  for (const std::string& secret : secrets) {
+    EXPECT_EQ(result.err.find(secret), std::string::npos) << secret << "\n" << result.err;
+    EXPECT_EQ(written.find(secret), std::string::npos) << secret;
+  }
+  EXPECT_NE(written.find("<redacted:oauth-token>"), std::string::npos);
+}
+
 TEST(Loopback, ModelStubListensOn127001Only) {
   int out[2];
   ASSERT_EQ(::pipe(out), 0);

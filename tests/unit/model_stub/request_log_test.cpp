@@ -58,6 +58,28 @@ TEST(ModelStubRequestLog, WritesOneFlushedLinePerRequest) {
   std::filesystem::remove(path);
 }
 
+TEST(ModelStubRequestLog, SecretsInBodiesAreRedactedEvenInsideEscapedStrings) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("model_stub_log_secrets_" + std::to_string(getpid()) + ".ndjson");
+  std::filesystem::remove(path);
+  {
+    RequestLog log(path);
+    const std::string body =
+        R"({"messages":[{"role":"user","content":[{"type":"tool_result","content":)"
+        R"("{\"access_token\":\"ya29.FAKEfake\",\"refresh_token\":\"1//0FAKEfake\"}"},)"
+        R"({"type":"text","text":"use sk-ant-api03-FAKEfakeFAKE"}]}]})";
+    log.record(ApiRequest{"POST", "/v1/messages", {}, body}, ApiResponse{});
+  }
+  std::ifstream in(path);
+  std::string line;
+  ASSERT_TRUE(std::getline(in, line));
+  EXPECT_EQ(line.find("ya29.FAKEfake"), std::string::npos) << line;
+  EXPECT_EQ(line.find("1//0FAKEfake"), std::string::npos) << line;
+  EXPECT_EQ(line.find("sk-ant-api03-FAKEfakeFAKE"), std::string::npos) << line;
+  EXPECT_NO_THROW((void)Json::parse(line));
+  std::filesystem::remove(path);
+}
+
 TEST(ModelStubRequestLog, UnwritablePathThrowsNamingIt) {
   try {
     RequestLog log("/nonexistent-dir/log.ndjson");

@@ -5,8 +5,10 @@
 //    "body":<the request JSON, or its text when it is not JSON>,"status":…,"rule_line":N|null,
 //    "outcome":…}
 // Header names are lower-cased; the values of x-api-key, authorization, proxy-authorization,
-// cookie and set-cookie are replaced by "[redacted]" before anything is written, so a log never
-// holds a key. Each line is flushed as it is written, so a killed stub leaves a valid file.
+// cookie and set-cookie are replaced by "[redacted]" before anything is written, and each line
+// then passes through the recorder's redaction rules (claude/recorder/redactor.hpp: keys, bearer
+// and basic credentials, token fields, also inside escaped JSON strings of prompts and tool
+// results), so a log holds no key the rules know. Each line is flushed as it is written, so a killed stub leaves a valid file.
 //
 // How it fails: the constructor throws std::runtime_error (naming the path) when the file cannot
 // be opened; `record` throws std::runtime_error when a write fails.
