@@ -59,9 +59,8 @@ std::span<const Redactor::BuiltinRule> Redactor::builtin_rules() noexcept {
       {"oauth-token",
        R"(sk(?:-|\\+u002[dD])ant(?:-|\\+u002[dD])oat[0-9]*(?:-|\\+u002[dD])(?:[A-Za-z0-9_\-]|\\+u002[dD])+)",
        "sk-ant-", "u002", false},
-      {"api-key",
-       R"(sk(?:-|\\+u002[dD])ant(?:-|\\+u002[dD])(?:[A-Za-z0-9_\-]|\\+u002[dD]){8,})", "sk-ant-",
-       "u002", false},
+      {"api-key", R"(sk(?:-|\\+u002[dD])ant(?:-|\\+u002[dD])(?:[A-Za-z0-9_\-]|\\+u002[dD]){8,})",
+       "sk-ant-", "u002", false},
       {"bearer-token",
        R"((?i)(?:\b|\\[tnrf])bearer(?:\s|\\+[tnrf]|\\+u00(?:09|20))+((?:[A-Za-z0-9._~+/=\-]|\\+/){8,}))",
        "bearer", "", true},
@@ -115,7 +114,8 @@ void Redactor::add_anchored_rule(std::string name, std::string_view re2_pattern,
 
 void Redactor::add_literal(std::string name, std::string_view value) {
   if (value.size() < kMinLiteralBytes) return;
-  add_anchored_rule(std::move(name), RE2::QuoteMeta(value), "literal", {LiteralFinder(value, false)});
+  add_anchored_rule(std::move(name), RE2::QuoteMeta(value), "literal",
+                    {LiteralFinder(value, false)});
 }
 
 void Redactor::add_rules_file(const std::filesystem::path& file) {
@@ -149,11 +149,10 @@ void Redactor::rebuild_union() {
   distinct_anchors_.clear();
   for (const auto& rule : rules_) {
     for (const LiteralFinder& anchor : rule->anchors) {
-      const bool seen = std::any_of(distinct_anchors_.begin(), distinct_anchors_.end(),
-                                    [&](const LiteralFinder* a) {
-                                      return a->literal() == anchor.literal() &&
-                                             a->ignores_case() == anchor.ignores_case();
-                                    });
+      const bool seen = std::any_of(
+          distinct_anchors_.begin(), distinct_anchors_.end(), [&](const LiteralFinder* a) {
+            return a->literal() == anchor.literal() && a->ignores_case() == anchor.ignores_case();
+          });
       if (!seen) distinct_anchors_.push_back(&anchor);
     }
   }

@@ -191,7 +191,7 @@ TEST(PrivateFiles, HarnessReplayKeepsAnExistingReportWithoutForce) {
               "--",       (source_dir() / "tests/security/data/sdk_session.sh").string()};
   const auto result = claude::testing::run_to_completion(run);
   EXPECT_EQ(result.exit_code, 2) << result.describe() << result.err;
-  EXPECT_NE(result.err.find("exists; reports are never overwritten without --force"),
+  EXPECT_NE(result.err.find("exists; files are never overwritten without --force"),
             std::string::npos)
       << result.err;
   EXPECT_EQ(read_file(report), "keep me\n");
@@ -235,6 +235,33 @@ TEST(PrivateFiles, HarnessRunKeepsAnExistingReportWithoutForce) {
   const auto result = claude::testing::run_to_completion(run);
   EXPECT_EQ(result.exit_code, 2) << result.describe() << result.err;
   EXPECT_EQ(read_file(report), "keep me\n");
+}
+
+TEST(PrivateFiles, HarnessConvertOutputIsCreated0600AndNeverReplacedWithoutForce) {
+  TempDir dir;
+  const fs::path scenario = dir.path() / "converted.ndjson";
+  const std::string input = (source_dir() / "scenarios/verbs/basic-turn.ndjson").string();
+  claude::testing::SpawnRequest run;
+  run.program = HARNESS_PATH;
+  run.args = {"convert", input, "-o", scenario.string()};
+  ::umask(022);
+  auto result = claude::testing::run_to_completion(run);
+  ASSERT_EQ(result.exit_code, 0) << result.describe() << result.err;
+  EXPECT_EQ(mode_of(scenario), 0600u);
+  std::ofstream(scenario, std::ios::trunc) << "keep me\n";
+  result = claude::testing::run_to_completion(run);
+  EXPECT_EQ(result.exit_code, 2) << result.describe() << result.err;
+  EXPECT_EQ(read_file(scenario), "keep me\n");
+  const fs::path victim = dir.path() / "victim.txt";
+  std::ofstream(victim) << "untouched\n";
+  const fs::path link = dir.path() / "link.ndjson";
+  fs::create_symlink(victim, link);
+  run.args = {"convert", input, "-o", link.string(), "--force"};
+  result = claude::testing::run_to_completion(run);
+  EXPECT_EQ(result.exit_code, 0) << result.describe() << result.err;
+  EXPECT_EQ(read_file(victim), "untouched\n");
+  EXPECT_FALSE(fs::is_symlink(link));
+  EXPECT_EQ(mode_of(link), 0600u);
 }
 
 TEST(Secrets, EnvironmentSecretNeverReachesFakeClaudeReports) {

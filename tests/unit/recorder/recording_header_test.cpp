@@ -36,8 +36,8 @@ TEST(RecorderRecordingHeader, HidesTheRecordingCliCwdAndHomePaths) {
   header.cli = "/home/ann/.cache/cli/claude";
   hide_local_paths(header, LocalPaths{"/home/ann/proj/recs/r.ndjson", "/home/ann/.cache/cli/claude",
                                       "/home/ann/proj", "/home/ann"});
-  EXPECT_EQ(header.argv, (std::vector<std::string>{"--mcp-config", "./mcp.json", "--add-dir",
-                                                   "~/other"}));
+  EXPECT_EQ(header.argv,
+            (std::vector<std::string>{"--mcp-config", "./mcp.json", "--add-dir", "~/other"}));
   EXPECT_EQ(header.env[0].second, "r.ndjson");
   EXPECT_EQ(header.env[1].second, "claude");
   EXPECT_EQ(header.env[2].second, "http://127.0.0.1:8080");

@@ -95,7 +95,8 @@ TEST(RecorderRedactor, AdvancesPastRulesThatMatchTheEmptyString) {
 TEST(RecorderRedactor, RedactsTokenFieldsInsideEscapedJsonAtAnyDepth) {
   const auto r = Redactor::with_builtin_rules();
   EXPECT_EQ(
-      r.redact_copy(R"({"content":"{\"access_token\":\"ya29.FAKEfake\",\"refresh_token\":\"1//0FAKEfake\"}"})"),
+      r.redact_copy(
+          R"({"content":"{\"access_token\":\"ya29.FAKEfake\",\"refresh_token\":\"1//0FAKEfake\"}"})"),
       R"({"content":"{\"access_token\":\"<redacted:oauth-token>\",\"refresh_token\":\"<redacted:oauth-token>\"}"})");
   EXPECT_EQ(r.redact_copy(R"({"line":"{\"c\":\"{\\\"id_token\\\": \\\"eyFAKEfake\\\"}\"}"})"),
             R"({"line":"{\"c\":\"{\\\"id_token\\\": \\\"<redacted:oauth-token>\\\"}\"}"})");
