@@ -145,7 +145,7 @@ int main(int argc, char** argv) {
     std::filesystem::remove(writer->path(), ec);
     fail(e.what());
   }
-  if (auto error = writer->error())
-    std::cerr << "claude-tee: recording incomplete: " << *error << '\n';
+  if (auto losses = writer->losses())
+    std::cerr << "claude-tee: recording incomplete: " << *losses << '\n';
   end_like(outcome);
 }

@@ -85,6 +85,7 @@ class RecordingParser {
   bool ended_ = false;
   std::size_t last_event_line_ = 0;
   std::size_t torn_line_ = 0;  // the last line, cut short by a recorder that stopped mid-write
+  std::optional<std::string> gap_note_;  // the first gap event: events the recorder could not write
 };
 
 }  // namespace claude::emulator::detail

@@ -163,6 +163,18 @@ void RecordingParser::event(std::size_t line, std::string_view text, bool unterm
     ended_ = true;
     return;
   }
+  if (auto gap = event.find("gap"); gap != event.end()) {
+    // claude-tee could not write these events (a full disk): what was recorded replays, but the
+    // session is incomplete, like a cut one.
+    if (!gap->is_object()) return error(line, "\"gap\" must be an object");
+    if (!gap_note_) {
+      gap_note_ = scenario_.file + ":" + std::to_string(line) +
+                  ": incomplete recording: events the recorder could not write are missing "
+                  "here (the disk was full): " +
+                  quoted_for_terminal(*gap);
+    }
+    return;
+  }
   if (auto name = event.find("signal"); name != event.end()) {
     auto number = name->is_string() ? signal_number(name->get<std::string>()) : std::nullopt;
     if (!number) return error(line, "unknown signal " + dump_json(*name));
@@ -180,7 +192,7 @@ void RecordingParser::event(std::size_t line, std::string_view text, bool unterm
     ended_ = true;
     return;
   }
-  error(line, "unknown recording event (expected dir, eof, exit or signal)");
+  error(line, "unknown recording event (expected dir, eof, gap, exit or signal)");
 }
 
 void RecordingParser::complete_line(std::size_t line, char dir, std::string text, bool partial) {
@@ -322,7 +334,9 @@ LoadResult RecordingParser::finish() {
     }
   }
   expect_recorded_prompt(scenario_.steps.empty() ? 0 : scenario_.steps.back().line);
-  if (!ended_) {
+  if (gap_note_) {
+    scenario_.truncated = *gap_note_;
+  } else if (!ended_) {
     scenario_.truncated =
         torn_line_ != 0
             ? scenario_.file + ":" + std::to_string(torn_line_) +

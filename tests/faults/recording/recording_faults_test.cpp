@@ -10,6 +10,9 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 
@@ -26,6 +29,51 @@ std::string read_file(const fs::path& path) {
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+// Mounts a tmpfs of `size` at `where`; false (with the reason) when that is not allowed.
+bool mount_tmpfs(const fs::path& where, const std::string& size, std::string& why) {
+  fs::create_directories(where);
+  if (::mount("tmpfs", where.c_str(), "tmpfs", 0, ("size=" + size).c_str()) == 0) return true;
+  why = "cannot mount a " + size + " tmpfs (needs root; CI runs as root): " + std::strerror(errno);
+  return false;
+}
+
+// Bytes of the CLI's stdout a recording holds (each complete "out" line and its '\n'), and
+// whether it ends with its exit event.
+struct RecordedOut {
+  std::size_t bytes = 0;
+  bool ended = false;
+  bool gap = false;
+};
+
+RecordedOut recorded_out(const fs::path& recording) {
+  RecordedOut result;
+  std::ifstream in(recording, std::ios::binary);
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto event = nlohmann::json::parse(line, nullptr, false);
+    if (!event.is_object()) continue;
+    if (event.value("dir", "") == "out" && event.contains("line")) {
+      result.bytes += event["line"].get_ref<const std::string&>().size() + 1;
+    }
+    result.ended = result.ended || event.contains("exit");
+    result.gap = result.gap || event.contains("gap");
+  }
+  return result;
+}
+
+claude::testing::SpawnResult tee_session(const fs::path& cli, const fs::path& recording,
+                                         std::map<std::string, std::string> env) {
+  claude::testing::SpawnRequest run;
+  run.program = CLAUDE_TEE_PATH;
+  run.args = {"--print", "hi"};
+  env["CLAUDE_TEE_REAL_CLI"] = cli.string();
+  env["CLAUDE_TEE_OUT"] = recording.string();
+  env["CLAUDE_TEE_CLI_VERSION"] = "1.0.0";
+  run.env = std::move(env);
+  run.timeout = std::chrono::milliseconds(120000);
+  return claude::testing::run_to_completion(run);
 }
 
 class RecordingFaults : public ::testing::Test {
@@ -76,12 +124,9 @@ TEST_F(RecordingFaults, RunModeRecordKeepsTheCassetteWhenTheNewRecordingIsCut) {
 
 // A 256 KiB tmpfs holds the start of a 2 MB session: claude-tee's writes fail once it is full.
 TEST_F(RecordingFaults, HarnessRecordOnAFullDiskExitsThreeAndWritesNoFile) {
+  std::string why;
   const fs::path disk = dir_ / "disk";
-  fs::create_directories(disk);
-  if (::mount("tmpfs", disk.c_str(), "tmpfs", 0, "size=256k") != 0) {
-    GTEST_SKIP() << "cannot mount a 256 KiB tmpfs (needs root; CI runs as root): "
-                 << std::strerror(errno);
-  }
+  if (!mount_tmpfs(disk, "256k", why)) GTEST_SKIP() << why;
   const fs::path output = disk / "session.ndjson";
   const auto run =
       harness({"record", "-o", output.string(), "--real-cli", (kData / "flood.sh").string(), "--",
@@ -120,6 +165,51 @@ TEST_F(RecordingFaults, LintWarnsAndConvertKeepsTheTruncatedNote) {
   EXPECT_EQ(convert.exit_code, 0) << convert.describe() << convert.err;
   EXPECT_NE(convert.err.find("truncated recording"), std::string::npos) << convert.err;
   EXPECT_NE(read_file(scenario).find("\"truncated\""), std::string::npos);
+}
+
+// The recording of a session of 40.3 MB fits a 48 MiB disk: claude-tee's own spill file goes
+// elsewhere, so the whole session is recorded.
+TEST_F(RecordingFaults, ClaudeTeeRecordsA40MBSessionWholeOnA48MiBDisk) {
+  std::string why;
+  const fs::path disk = dir_ / "disk";
+  if (!mount_tmpfs(disk, "48m", why)) GTEST_SKIP() << why;
+  const fs::path recording = disk / "session.ndjson";
+  const auto run =
+      tee_session(kData / "big-session.sh", recording, {{"SESSION_BYTES", "38860000"}});
+  const auto size = fs::file_size(recording);
+  const RecordedOut recorded = recorded_out(recording);
+  ::umount2(disk.c_str(), MNT_DETACH);
+  ASSERT_EQ(run.exit_code, 0) << run.describe() << run.err;
+  std::cout << "session " << run.out.size() << " bytes, recorded " << recorded.bytes
+            << " bytes of it in a recording of " << size << " bytes\n";
+  EXPECT_EQ(recorded.bytes, run.out.size());
+  EXPECT_TRUE(recorded.ended);
+  EXPECT_FALSE(recorded.gap);
+  EXPECT_EQ(run.err.find("recording incomplete"), std::string::npos) << run.err;
+}
+
+// The disk is full when the session starts and frees up after 1 MB: nothing is lost.
+TEST_F(RecordingFaults, ClaudeTeeRetriesWhenTheDiskFreesUpAndLosesNothing) {
+  std::string why;
+  const fs::path disk = dir_ / "disk";
+  if (!mount_tmpfs(disk, "4m", why)) GTEST_SKIP() << why;
+  const fs::path filler = disk / "filler";
+  {
+    std::ofstream out(filler, std::ios::binary);
+    const std::string block(4096, 'f');
+    while (out.write(block.data(), static_cast<std::streamsize>(block.size()))) {
+    }
+  }
+  const fs::path recording = disk / "session.ndjson";
+  const auto run =
+      tee_session(kData / "frees-disk-midway.sh", recording, {{"FILLER", filler.string()}});
+  const RecordedOut recorded = recorded_out(recording);
+  ::umount2(disk.c_str(), MNT_DETACH);
+  ASSERT_EQ(run.exit_code, 0) << run.describe() << run.err;
+  EXPECT_EQ(run.out.size(), 2002000u);
+  EXPECT_EQ(recorded.bytes, run.out.size());
+  EXPECT_TRUE(recorded.ended);
+  EXPECT_FALSE(recorded.gap);
 }
 
 }  // namespace

@@ -192,6 +192,19 @@ TEST(RecordingLoader, OnlyATornLastLineIsDroppedAsTruncated) {
             std::string::npos);
 }
 
+TEST(RecordingLoader, AGapEventLoadsWithAnIncompleteNote) {
+  Scenario s =
+      load_ok(R"({"t":0.1,"dir":"out","line":"x"})"
+              "\n"
+              R"({"t":0.2,"gap":{"events":3,"bytes":120,"reason":"No space left on device"}})"
+              "\n"
+              R"({"t":0.3,"exit":0})"
+              "\n");
+  ASSERT_TRUE(s.truncated.has_value());
+  EXPECT_NE(s.truncated->find("rec.ndjson:3: incomplete recording"), std::string::npos)
+      << *s.truncated;
+}
+
 TEST(RecordingLoader, AConvertedCutRecordingKeepsItsTruncatedNote) {
   Scenario s = load_ok(R"({"t":0.1,"dir":"out","line":"x"})"
                        "\n");
