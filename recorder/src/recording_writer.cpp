@@ -198,16 +198,26 @@ void RecordingWriter::close_with(std::string_view final_events) {
 std::optional<std::string> RecordingWriter::losses() const {
   std::lock_guard queue_lock(queue_mutex_);
   if (dropped_events_ == 0 && never_written_ == 0) return std::nullopt;
-  std::string text = path_.string() + ":";
+  std::string text = path_.string();
+  text += ':';
   if (dropped_events_ != 0) {
-    text += " " + std::to_string(dropped_events_) + " events (" + std::to_string(dropped_bytes_) +
-            " bytes) dropped while the file could not be written (" + gap_reason_ +
-            "), marked by " + std::to_string(gaps_written_) + " gap event(s)";
+    text += ' ';
+    text += std::to_string(dropped_events_);
+    text += " events (";
+    text += std::to_string(dropped_bytes_);
+    text += " bytes) dropped while the file could not be written (";
+    text += gap_reason_;
+    text += "), marked by ";
+    text += std::to_string(gaps_written_);
+    text += " gap event(s)";
   }
   if (never_written_ != 0) {
-    text += std::string(dropped_events_ != 0 ? ";" : "") + " the last " +
-            std::to_string(never_written_) + " bytes (the end of the session and its exit event) " +
-            "were never written (" + last_reason_ + ")";
+    if (dropped_events_ != 0) text += ';';
+    text += " the last ";
+    text += std::to_string(never_written_);
+    text += " bytes (the end of the session and its exit event) were never written (";
+    text += last_reason_;
+    text += ')';
   }
   return text;
 }

@@ -124,15 +124,16 @@ void ScenarioParser::header(std::size_t line, const Json& h) {
     }
   }
   // Printed by `--version` and in verdicts: no terminal escape sequences.
-  for (const auto& [key, value] :
-       {std::pair<std::string_view, const std::string*>{"name", &header.name},
-        {"cli_version", &header.cli_version}}) {
-    if (!is_printable(*value)) {
-      error(line, "header '" + std::string(key) +
+  using Field = std::pair<std::string_view, const std::string*>;
+  for (const Field& field :
+       {Field{"name", &header.name}, Field{"cli_version", &header.cli_version}}) {
+    if (!is_printable(*field.second)) {
+      error(line, "header '" + std::string(field.first) +
                       "' must be printable (no control characters), got " +
-                      quoted_for_terminal(Json(*value)));
+                      quoted_for_terminal(Json(*field.second)));
     }
   }
+
   if (auto it = h.find("protocol"); it != h.end()) {
     if (*it == "stream-json") {
       header.protocol = Dialect::stream_json;
