@@ -105,7 +105,8 @@ TEST_F(RecordingFaults, HarnessRecordExitsThreeAndWritesNoFileWhenTheRecorderIsK
   EXPECT_EQ(run.exit_code, 3) << run.describe() << run.out << run.err;
   EXPECT_FALSE(fs::exists(output));
   EXPECT_TRUE(fs::exists(output.string() + ".incomplete"));
-  EXPECT_NE(run.err.find("truncated recording"), std::string::npos) << run.err;
+  // Cut after its header and first line, or (on a slow machine) before them: either way unusable.
+  EXPECT_NE(run.err.find("the recording is not usable"), std::string::npos) << run.err;
   EXPECT_EQ(run.out.find("recorded"), std::string::npos) << run.out;
 }
 
