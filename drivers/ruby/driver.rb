@@ -115,15 +115,26 @@ def setting(args, flag, variable)
 end
 
 # Kills the driver's own children (the CLI), so a timed-out run leaves nothing behind. They are
-# found by parent pid: the driver's process group may be the grader's.
+# found by parent pid: the driver's process group may be the grader's. The SDK may be starting a
+# child while the watchdog scans (its `-v` probe, then the CLI), so it scans until a pass finds
+# none (at most 20 passes, 10 ms apart).
 def kill_children
-  Dir.children('/proc').grep(/\A\d+\z/).each do |pid|
-    stat = File.read("/proc/#{pid}/stat")
-    # Field 4 (ppid) follows the parenthesised command name, which may hold spaces.
-    fields = stat[(stat.rindex(')') + 2)..].split
-    Process.kill('KILL', pid.to_i) if fields[1] == Process.pid.to_s
-  rescue SystemCallError
-    next
+  20.times do
+    found = false
+    Dir.children('/proc').grep(/\A\d+\z/).each do |pid|
+      stat = File.read("/proc/#{pid}/stat")
+      # Field 4 (ppid) follows the parenthesised command name, which may hold spaces.
+      fields = stat[(stat.rindex(')') + 2)..].split
+      next unless fields[1] == Process.pid.to_s
+
+      Process.kill('KILL', pid.to_i)
+      found = true
+    rescue SystemCallError
+      next
+    end
+    break unless found
+
+    sleep 0.01
   end
 end
 
@@ -132,8 +143,13 @@ def arm_watchdog(timeout_ms)
     sleep(timeout_ms / 1000.0)
     timed_out = { 'message' => "driver: the session did not end within #{timeout_ms} ms", 'name' => 'Timeout' }
     if Observations.finish(['error', timed_out], ['end', { 'ok' => false, 'timeout' => true }])
-      kill_children
-      exit!(EXIT_BROKEN)
+      begin
+        kill_children
+      rescue StandardError => e
+        warn "#{NAME}: could not end the CLI after the timeout: #{e.class}: #{e.message}"
+      ensure
+        exit!(EXIT_BROKEN)
+      end
     end
   end
 end
@@ -166,10 +182,14 @@ def run(args)
   options = Session.build_options(sdk, spec, fake_claude)
   watchdog = arm_watchdog(spec.timeout_ms)
   ok = Session.new(sdk, spec, options).run
-  watchdog.kill
-  # The watchdog fired first and the session ended of its kill: it exits 3 in a moment.
-  sleep unless Observations.finish(['end', { 'ok' => ok }])
-  EXIT_OK
+  if Observations.finish(['end', { 'ok' => ok }])
+    watchdog.kill
+    return EXIT_OK
+  end
+  # The watchdog fired first and the session ended of its kill: the watchdog exits 3 once it
+  # has ended every child (never kill it halfway through that).
+  watchdog.join(10)
+  EXIT_BROKEN
 end
 
 def sdk_info
