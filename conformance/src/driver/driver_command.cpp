@@ -65,9 +65,8 @@ std::vector<std::string> driver_command(const std::string& sdk) {
     return {"node", driver.string()};
   }
   if (sdk == "python" || sdk == "ruby") {
-    const ScriptDriver driver = sdk == "python"
-                                    ? ScriptDriver{"python", "python3", "python3"}
-                                    : ScriptDriver{"ruby", "ruby", "ruby ruby-async"};
+    const ScriptDriver driver = sdk == "python" ? ScriptDriver{"python", "python3", "python3"}
+                                                : ScriptDriver{"ruby", "ruby", "ruby ruby-async"};
     const char* script = sdk == "python" ? "driver.py" : "driver.rb";
     auto command = script_driver_command(driver, data_directory("drivers") / sdk / script);
     if (auto problem = script_driver_problem(driver, command)) throw DriverCommandError(*problem);
@@ -77,8 +76,8 @@ std::vector<std::string> driver_command(const std::string& sdk) {
   if (words.empty()) throw DriverCommandError("--sdk names no command");
   // Caught here, a typo is one usage error instead of a failure (or a finding) per case.
   if (!can_execute(words.front())) {
-    throw DriverCommandError("--sdk " + sdk + ": not cpp, ts, python or ruby, and '" + words.front() +
-                             "' is no executable file (on PATH or as a path)");
+    throw DriverCommandError("--sdk " + sdk + ": not cpp, ts, python or ruby, and '" +
+                             words.front() + "' is no executable file (on PATH or as a path)");
   }
   return words;
 }
