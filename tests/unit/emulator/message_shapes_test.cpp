@@ -82,7 +82,9 @@ TEST(MessageShapes, EmptyModelUsageIsReported) {
 
 TEST(MessageShapes, SubstitutedValuesAndMalformedStepsAreNotChecked) {
   EXPECT_EQ(
-      reasons(check(R"({"send":{"type":"result","subtype":"success","is_error":{"$var":"e"}}})")),
+      reasons(check(R"({"expect":{"type":"user","session_id":{"$capture":"e"}}})"
+                    "\n"
+                    R"({"send":{"type":"result","subtype":"success","is_error":{"$var":"e"}}})")),
       "");
   EXPECT_EQ(reasons(check(R"({"send":{"type":"reslt"},"malformed":"the SDK must skip it"})")), "");
 }
