@@ -303,6 +303,42 @@ void kind_fields(std::ostringstream& md, const std::vector<KindChange>& added,
   }
 }
 
+// "--resume [value]" plus what the flags do not say: hidden, choices.
+std::string option_text(const emulator::CliOption& option) {
+  std::string text = option.flags;
+  if (option.hidden) text += " (hidden)";
+  if (!option.choices.empty()) {
+    text += " (choices:";
+    for (const auto& c : option.choices) text += " " + c;
+    text += ")";
+  }
+  return text;
+}
+
+void compare_options(const emulator::CliOptionTable& base,
+                     const emulator::CliOptionTable& candidate, DriftReport& report) {
+  std::map<std::string, const emulator::CliOption*> in_base;
+  for (const auto& option : base.options) in_base[option.names.back()] = &option;
+  for (const auto& option : candidate.options) {
+    const std::string& name = option.names.back();
+    const auto it = in_base.find(name);
+    if (it == in_base.end()) {
+      report.options_added.push_back({name, option.flags, "", option_text(option)});
+      continue;
+    }
+    const std::string was = option_text(*it->second);
+    const std::string now = option_text(option);
+    if (was != now) report.options_changed.push_back({name, option.flags, was, now});
+    in_base.erase(it);
+  }
+  for (const auto& [name, option] : in_base) {
+    report.options_removed.push_back({name, option->flags, option_text(*option), ""});
+  }
+  auto by_name = [](const OptionChange& a, const OptionChange& b) { return a.name < b.name; };
+  std::sort(report.options_added.begin(), report.options_added.end(), by_name);
+  std::sort(report.options_changed.begin(), report.options_changed.end(), by_name);
+}
+
 }  // namespace
 
 std::string_view direction_name(Direction direction) {
@@ -392,6 +428,15 @@ SetLoadResult load_recorded_set(const fs::path& dir) {
     set.sessions.push_back(session_shape(
         *loaded.scenario, fs::relative(path, dir, ec).generic_string(), std::move(header_version)));
   }
+  if (const fs::path table = dir / "options.json"; fs::exists(table, ec)) {
+    std::ifstream in(table, std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string why;
+    set.options = emulator::parse_cli_option_table(emulator::parse_json_or_discarded(text), why);
+    if (!set.options) {
+      result.errors.push_back({table.string(), 0, "not an option table: " + why});
+    }
+  }
   if (result.errors.empty() && set.sessions.empty()) {
     result.errors.push_back(
         {dir_text, 0, "no recordings (.ndjson files starting with a {\"recording\":1,…} header)"});
@@ -406,7 +451,8 @@ SetLoadResult load_recorded_set(const fs::path& dir) {
 bool DriftReport::has_drift() const {
   return !only_in_base.empty() || !only_in_candidate.empty() || !kinds_added.empty() ||
          !kinds_removed.empty() || !control_added.empty() || !control_removed.empty() ||
-         !fields_added.empty() || !fields_removed.empty() || !ordering.empty();
+         !fields_added.empty() || !fields_removed.empty() || !ordering.empty() ||
+         !options_added.empty() || !options_removed.empty() || !options_changed.empty();
 }
 
 DriftReport compare_sets(const RecordedSet& base, const RecordedSet& candidate) {
@@ -440,6 +486,10 @@ DriftReport compare_sets(const RecordedSet& base, const RecordedSet& candidate) 
     candidates.erase(other);
   }
   for (const auto& [name, unused] : candidates) report.only_in_candidate.push_back(name);
+  if (base.options && candidate.options) {
+    report.options_compared = true;
+    compare_options(*base.options, *candidate.options, report);
+  }
   return report;
 }
 
@@ -463,7 +513,13 @@ std::string to_markdown(const DriftReport& r) {
      << " added, " << r.control_removed.size() << " removed; fields " << r.fields_added.size()
      << " added, " << r.fields_removed.size() << " removed; order changed in "
      << plural(r.ordering.size(), "session direction", "session directions") << " (of "
-     << r.sessions_compared << " recordings compared).\n\n"
+     << r.sessions_compared << " recordings compared)"
+     << (r.options_compared
+             ? "; command-line options " + std::to_string(r.options_added.size()) + " added, " +
+                   std::to_string(r.options_removed.size()) + " removed, " +
+                   std::to_string(r.options_changed.size()) + " changed"
+             : "")
+     << ".\n\n"
      << "Values are not compared, only shape and order. Locations are `recording:line` in the "
         "set that has the item (base for removed, candidate for added).\n";
 
@@ -551,10 +607,37 @@ std::string to_markdown(const DriftReport& r) {
       md << "\n\n```diff\n" << g.diff << "```\n";
     }
   }
+  if (!r.options_added.empty() || !r.options_removed.empty() || !r.options_changed.empty()) {
+    md << "\n## Command-line options\n\nFrom each set's `options.json` "
+          "(scripts/capture-cli-options): "
+          "an option added is one the candidate CLI accepts and the base CLI rejects as "
+          "unknown.\n\n"
+       << "| change | option | base | candidate |\n|---|---|---|---|\n";
+    for (const auto& o : r.options_added) {
+      md << "| added | " << code(o.name) << " | | " << code(o.now) << " |\n";
+    }
+    for (const auto& o : r.options_removed) {
+      md << "| removed | " << code(o.name) << " | " << code(o.was) << " | |\n";
+    }
+    for (const auto& o : r.options_changed) {
+      md << "| changed | " << code(o.name) << " | " << code(o.was) << " | " << code(o.now)
+         << " |\n";
+    }
+  }
   return md.str();
 }
 
 Json to_json(const DriftReport& r) {
+  auto options_json = [](const std::vector<OptionChange>& list) {
+    Json out = Json::array();
+    for (const auto& o : list) {
+      Json entry{{"name", o.name}, {"flags", o.flags}};
+      if (!o.was.empty()) entry["was"] = o.was;
+      if (!o.now.empty()) entry["now"] = o.now;
+      out.push_back(std::move(entry));
+    }
+    return out;
+  };
   auto set_json = [](const SetSummary& s) {
     return Json{{"dir", s.dir}, {"cli_versions", s.cli_versions}, {"recordings", s.sessions}};
   };
@@ -619,7 +702,12 @@ Json to_json(const DriftReport& r) {
        {{"added", kinds_json(r.control_added)}, {"removed", kinds_json(r.control_removed)}}},
       {"fields",
        {{"added", fields_json(r.fields_added)}, {"removed", fields_json(r.fields_removed)}}},
-      {"ordering", std::move(ordering)}};
+      {"ordering", std::move(ordering)},
+      {"options",
+       {{"compared", r.options_compared},
+        {"added", options_json(r.options_added)},
+        {"removed", options_json(r.options_removed)},
+        {"changed", options_json(r.options_changed)}}}};
 }
 
 }  // namespace claude::harness

@@ -1,8 +1,13 @@
 // convert, lint and diff: thin command lines over the emulator's loader.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <optional>
 #include <ostream>
 #include <string_view>
 
+#include "claude/emulator/json_text.hpp"
+#include "claude/emulator/message_shapes.hpp"
 #include "claude/emulator/scenario.hpp"
 #include "claude/harness/exit_codes.hpp"
 #include "claude/harness/harness_cli.hpp"
@@ -77,34 +82,99 @@ Exit status: 0 written, 2 usage error or a RECORDING that does not load (file:li
   return kExitPass;
 }
 
+namespace {
+
+// A file `harness lint DIR` picks up: an .ndjson whose first line is a scenario or recording
+// header (model scripts and model-stub logs of a recorded set are skipped).
+bool is_scenario_file(const std::filesystem::path& path) {
+  if (path.extension() != ".ndjson") return false;
+  std::ifstream in(path, std::ios::binary);
+  std::string first;
+  while (std::getline(in, first)) {
+    const auto start = first.find_first_not_of(" \t\r");
+    if (start == std::string::npos || first[start] == '#') continue;
+    const emulator::Json header = emulator::parse_json_or_discarded(first);
+    return header.is_object() && (header.contains("scenario") || header.contains("recording"));
+  }
+  return false;
+}
+
+// FILE arguments as given; a directory stands for its scenario and recording files, sorted.
+std::vector<std::string> lint_files(const std::vector<std::string>& args) {
+  std::vector<std::string> files;
+  for (const auto& arg : args) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(arg, ec)) {
+      files.push_back(arg);
+      continue;
+    }
+    std::vector<std::string> found;
+    for (std::filesystem::recursive_directory_iterator it(arg, ec), end; !ec && it != end;
+         it.increment(ec)) {
+      if (it->is_regular_file(ec) && is_scenario_file(it->path())) {
+        found.push_back(it->path().string());
+      }
+    }
+    std::sort(found.begin(), found.end());
+    files.insert(files.end(), found.begin(), found.end());
+  }
+  return files;
+}
+
+}  // namespace
+
 int lint_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  static constexpr const char* kHelp = R"(Usage: harness lint FILE...
+  static constexpr const char* kHelp = R"(Usage: harness lint [--strict-shapes] FILE|DIR...
 
 Loads each scenario or recording the way fake-claude does and prints every problem as
-`file:line: reason` (line 0 = the file as a whole). A recording cut short (no exit or signal
-event; only its last line may be torn) loads, with a `warning: … truncated recording` line: its
-replay never passes.
+`file:line: reason` (line 0 = the file as a whole). A DIR stands for every scenario and recording
+below it (.ndjson files whose first line is a scenario or recording header). A recording cut short
+(no exit or signal event; only its last line may be torn) loads, with a `warning: … truncated
+recording` line: its replay never passes.
+
+Each message a scenario sends is also checked against the message shapes of the CLI version it
+emulates (scenarios/recorded/cli-VERSION/shapes.json, derived from the recordings): a message
+without a string "type", a type, subtype or key that is a typo of one the CLI sends ("tpye",
+"type":"reslt"), a field of another JSON type, an object the CLI never sends empty ("modelUsage":{}).
+--strict-shapes also reports fields the CLI always sends that are missing, and kinds and keys the
+recordings never show. A step marked "malformed":"why" is not checked. See docs/scenario.md, "Lint".
 Exit status: 0 every file is valid, 2 some file is not (or usage error).
 )";
   if (wants_help(args)) {
     out << kHelp;
     return kExitPass;
   }
-  if (args.empty()) {
+  std::vector<std::string> paths;
+  bool strict = false;
+  for (const auto& arg : args) {
+    if (arg == "--strict-shapes") {
+      strict = true;
+    } else if (arg.size() > 1 && arg[0] == '-') {
+      err << "harness lint: unknown option '" << arg << "'\n" << kHelp;
+      return kExitUsage;
+    } else {
+      paths.push_back(arg);
+    }
+  }
+  if (paths.empty()) {
     err << kHelp;
     return kExitUsage;
   }
+  const std::vector<std::string> files = lint_files(paths);
   std::size_t bad = 0;
-  for (const auto& file : args) {
+  for (const auto& file : files) {
     const auto loaded = emulator::load_scenario_file(file);
     if (!loaded.ok()) {
       ++bad;
       print_errors(loaded, err);
-    } else if (loaded.scenario->truncated) {
-      err << "warning: " << *loaded.scenario->truncated << '\n';
+      continue;
     }
+    if (loaded.scenario->truncated) err << "warning: " << *loaded.scenario->truncated << '\n';
+    const auto findings = emulator::check_message_shapes(*loaded.scenario, strict);
+    for (const auto& f : findings) err << file << ":" << f.line << ": " << f.reason << "\n";
+    if (!findings.empty()) ++bad;
   }
-  out << args.size() - bad << " of " << args.size() << " file(s) valid\n";
+  out << files.size() - bad << " of " << files.size() << " file(s) valid\n";
   return bad == 0 ? kExitPass : kExitUsage;
 }
 

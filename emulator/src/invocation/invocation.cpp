@@ -3,83 +3,199 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <deque>
 
 namespace claude::emulator {
 namespace {
 
-// Valued flags of the CLI as the official SDKs emit them (PROTOCOL.md §1.2).
-constexpr std::string_view kValued[] = {"--output-format",
-                                        "--input-format",
-                                        "--system-prompt",
-                                        "--system-prompt-file",
-                                        "--append-system-prompt",
-                                        "--tools",
-                                        "--allowedTools",
-                                        "--allowed-tools",
-                                        "--max-turns",
-                                        "--max-budget-usd",
-                                        "--disallowedTools",
-                                        "--disallowed-tools",
-                                        "--task-budget",
-                                        "--model",
-                                        "--fallback-model",
-                                        "--betas",
-                                        "--permission-prompt-tool",
-                                        "--permission-mode",
-                                        "--resume",
-                                        "-r",
-                                        "--session-id",
-                                        "--settings",
-                                        "--add-dir",
-                                        "--mcp-config",
-                                        "--resume-session-at",
-                                        "--resume-drops-turn",
-                                        "--setting-sources",
-                                        "--plugin-dir",
-                                        "--plugin-dir-no-mcp",
-                                        "--thinking",
-                                        "--max-thinking-tokens",
-                                        "--thinking-display",
-                                        "--effort",
-                                        "--json-schema",
-                                        "--agent",
-                                        "--agents",
-                                        "--debug-file",
-                                        "--permission-prompts",
-                                        "--channels",
-                                        "--project-config-root",
-                                        "--initialize-fields",
-                                        "--managed-settings",
-                                        "--scenario",
-                                        "--speed"};
-
-// Switches: never followed by a value of their own.
-constexpr std::string_view kSwitches[] = {"--verbose",
-                                          "--continue",
-                                          "-c",
-                                          "--include-partial-messages",
-                                          "--include-hook-events",
-                                          "--strict-mcp-config",
-                                          "--fork-session",
-                                          "--session-mirror",
-                                          "--debug",
-                                          "--allow-dangerously-skip-permissions",
-                                          "--dangerously-skip-permissions",
-                                          "--await-initialize",
-                                          "--no-session-persistence",
-                                          "--managed-settings-in-initialize",
-                                          "--print",
-                                          "-p",
-                                          "--replay-user-messages",
-                                          "--version",
-                                          "-v",
-                                          "--help",
-                                          "-h"};
-
-template <std::size_t N>
-bool contains(const std::string_view (&list)[N], std::string_view name) {
-  return std::find(std::begin(list), std::end(list), name) != std::end(list);
+// commander's maybeOption: anything of two or more characters that starts with '-'.
+bool maybe_option(std::string_view arg) {
+  return arg.size() > 1 && arg[0] == '-';
 }
+
+std::string missing_argument(const CliOption& option) {
+  return "error: option '" + option.flags + "' argument missing";
+}
+
+std::optional<std::string> invalid_choice(const CliOption& option, const std::string& value) {
+  if (option.choices.empty() ||
+      std::find(option.choices.begin(), option.choices.end(), value) != option.choices.end()) {
+    return std::nullopt;
+  }
+  std::string allowed;
+  for (const auto& choice : option.choices) allowed += (allowed.empty() ? "" : ", ") + choice;
+  return "error: option '" + option.flags + "' argument '" + value +
+         "' is invalid. Allowed choices are " + allowed + ".";
+}
+
+// The pass over argv: the state commander keeps while it parses.
+class Parser {
+ public:
+  Parser(std::span<const std::string> args, const CliOptionTable& table, UnknownOptions unknown)
+      : pending_(args.begin(), args.end()),
+        table_(table),
+        accept_unknown_(unknown == UnknownOptions::accept) {
+    inv_.args.assign(args.begin(), args.end());
+  }
+
+  Invocation run() {
+    while (!pending_.empty()) {
+      std::string arg = take();
+      if (arg == "--") {
+        // After an unknown option commander keeps the rest for it; else they are operands.
+        if (!unknown_seen_)
+          inv_.positionals.insert(inv_.positionals.end(), pending_.begin(), pending_.end());
+        break;
+      }
+      if (variadic_ != nullptr && !maybe_option(arg)) {
+        inv_.flags.push_back(Flag{variadic_name_, arg});
+        continue;
+      }
+      variadic_ = nullptr;
+      if (own_option(arg)) continue;
+      if (maybe_option(arg)) {
+        if (const CliOption* option = table_.find(arg)) {
+          known_option(*option, arg);
+          continue;
+        }
+      }
+      if (arg.size() > 2 && arg[0] == '-' && arg[1] != '-') {  // -abc, -n<value>
+        if (const CliOption* option = table_.find(arg.substr(0, 2))) {
+          if (option->value == CliOption::Value::none) {
+            record(*option, arg.substr(0, 2), std::nullopt);
+            std::string rest = "-";  // built in two steps: GCC 12 warns on "-" + substr
+            rest.append(arg, 2);
+            pending_.push_front(std::move(rest));
+          } else {
+            record(*option, arg.substr(0, 2), arg.substr(2));
+          }
+          continue;
+        }
+      }
+      if (const auto eq = arg.find('=');
+          arg.starts_with("--") && eq != std::string::npos && eq > 2) {  // --flag=value
+        const CliOption* option = table_.find(arg.substr(0, eq));
+        if (option != nullptr && option->value != CliOption::Value::none) {
+          record(*option, arg.substr(0, eq), arg.substr(eq + 1));
+          continue;
+        }
+      }
+      if (maybe_option(arg)) {
+        unknown_option(arg);
+        continue;
+      }
+      if (!unknown_seen_) inv_.positionals.push_back(std::move(arg));
+    }
+    if (!inv_.cli_error && first_unknown_) {
+      inv_.cli_error =
+          "error: unknown option '" + *first_unknown_ + "'" + table_.suggestion(*first_unknown_);
+    }
+    return std::move(inv_);
+  }
+
+ private:
+  std::string take() {
+    std::string arg = std::move(pending_.front());
+    pending_.pop_front();
+    return arg;
+  }
+
+  // fake-claude's own --scenario and --speed, in both spellings, anywhere in argv.
+  bool own_option(const std::string& arg) {
+    for (std::string_view name : {"--scenario", "--speed"}) {
+      std::optional<std::string> value;
+      if (arg == name) {
+        if (pending_.empty()) {
+          inv_.error = std::string(name) + " needs a value";
+          return true;
+        }
+        value = take();
+      } else if (arg.starts_with(std::string(name) + "=")) {
+        value = arg.substr(name.size() + 1);
+      } else {
+        continue;
+      }
+      if (name == "--scenario") {
+        inv_.scenario_path = value;
+      } else if (inv_.speed = parse_speed(*value); !inv_.speed) {
+        inv_.error =
+            "--speed needs a number >= 0 (0: as fast as possible, 1: the recorded pace), got '" +
+            *value + "'";
+      }
+      return true;
+    }
+    return false;
+  }
+
+  void known_option(const CliOption& option, const std::string& arg) {
+    std::optional<std::string> value;
+    if (option.value == CliOption::Value::required) {
+      if (pending_.empty()) {
+        fail(missing_argument(option));
+      } else {
+        value = take();
+      }
+    } else if (option.value == CliOption::Value::optional && !pending_.empty() &&
+               !maybe_option(pending_.front())) {
+      value = take();
+    }
+    record(option, arg, value);
+    if (option.variadic) {
+      variadic_ = &option;
+      variadic_name_ = arg;
+    }
+  }
+
+  void record(const CliOption& option, const std::string& name, std::optional<std::string> value) {
+    if (value) {
+      if (auto bad = invalid_choice(option, *value)) fail(std::move(*bad));
+    }
+    const auto& names = option.names;
+    const auto is = [&](std::string_view n) {
+      return std::find(names.begin(), names.end(), n) != names.end();
+    };
+    if (is("--version")) inv_.version = true;
+    if (is("--help")) inv_.help = true;
+    inv_.flags.push_back(Flag{name, std::move(value)});
+  }
+
+  void unknown_option(const std::string& arg) {
+    if (accept_unknown_) {
+      Flag flag{arg, std::nullopt};
+      if (const auto eq = arg.find('='); arg.starts_with("--") && eq != std::string::npos) {
+        flag = Flag{arg.substr(0, eq), arg.substr(eq + 1)};
+      } else if (arg.starts_with("--") && !pending_.empty() && !pending_.front().starts_with("-")) {
+        flag.value = take();
+      }
+      if (flag.name == "-h" || flag.name == "--help") inv_.help = true;
+      inv_.flags.push_back(std::move(flag));
+      return;
+    }
+    // commander checks `--help` among the unknown options before it reports them.
+    if (arg == "-h" || arg == "--help") {
+      inv_.help = true;
+      inv_.flags.push_back(Flag{arg, std::nullopt});
+      return;
+    }
+    unknown_seen_ = true;
+    if (!first_unknown_) first_unknown_ = arg;
+  }
+
+  // commander stops at the first missing or invalid option-argument; the parse goes on here
+  // only to find fake-claude's own options, and the first error is the one printed.
+  void fail(std::string message) {
+    if (!inv_.cli_error) inv_.cli_error = std::move(message);
+  }
+
+  Invocation inv_;
+  std::deque<std::string> pending_;
+  const CliOptionTable& table_;
+  bool accept_unknown_ = false;
+  bool unknown_seen_ = false;
+  std::optional<std::string> first_unknown_;
+  const CliOption* variadic_ = nullptr;
+  std::string variadic_name_;
+};
 
 }  // namespace
 
@@ -91,10 +207,6 @@ std::optional<double> parse_speed(std::string_view text) {
     return std::nullopt;
   }
   return value;
-}
-
-bool takes_value(std::string_view flag) {
-  return contains(kValued, flag);
 }
 
 bool Invocation::has(std::string_view spec) const {
@@ -123,57 +235,13 @@ std::string print_mode_prompt(const std::optional<std::string>& argument,
   return *argument + "\n" + std::string(stdin_text);
 }
 
+Invocation parse_invocation(std::span<const std::string> args, const CliOptionTable& table,
+                            UnknownOptions unknown) {
+  return Parser(args, table, unknown).run();
+}
+
 Invocation parse_invocation(std::span<const std::string> args) {
-  Invocation inv;
-  inv.args.assign(args.begin(), args.end());
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& token = args[i];
-    if (token == "--") {
-      inv.positionals.insert(inv.positionals.end(), args.begin() + static_cast<long>(i) + 1,
-                             args.end());
-      break;
-    }
-    if (token.size() < 2 || token[0] != '-') {
-      inv.positionals.push_back(token);
-      continue;
-    }
-    Flag flag;
-    if (const auto eq = token.find('='); token.starts_with("--") && eq != std::string::npos) {
-      flag.name = token.substr(0, eq);
-      flag.value = token.substr(eq + 1);
-    } else {
-      flag.name = token;
-      const bool has_next = i + 1 < args.size();
-      if (takes_value(token)) {
-        if (!has_next) {
-          inv.error = token + " needs a value";
-          continue;
-        }
-        flag.value = args[++i];
-      } else if (!contains(kSwitches, token) && token.starts_with("--") && has_next &&
-                 !args[i + 1].starts_with("-")) {
-        flag.value = args[++i];
-      }
-    }
-    if (flag.name == "--scenario") {
-      inv.scenario_path = flag.value;
-      continue;
-    }
-    if (flag.name == "--speed") {
-      inv.speed = parse_speed(flag.value.value_or(""));
-      if (!inv.speed) {
-        inv.error =
-            "--speed needs a number >= 0 (0: as fast as possible, 1: the recorded pace), "
-            "got '" +
-            flag.value.value_or("") + "'";
-      }
-      continue;
-    }
-    if (flag.name == "-v" || flag.name == "--version") inv.version = true;
-    if (flag.name == "-h" || flag.name == "--help") inv.help = true;
-    inv.flags.push_back(std::move(flag));
-  }
-  return inv;
+  return parse_invocation(args, newest_cli_option_table());
 }
 
 }  // namespace claude::emulator

@@ -250,10 +250,37 @@ void fail_truncated_recording(Report& report, const std::string& note) {
   for (;;) ::pause();
 }
 
+// The emulated CLI rejects this argv: its own message on stderr and exit 1, as the CLI does
+// before it starts a session; the report (if asked for) fails with kind "argv".
+int reject_command_line(const Scenario& scenario, const Invocation& invocation,
+                        const std::string& report_path, const Environment& environment) {
+  const detail::ReportRedaction redaction(environment);
+  write_all(STDERR_FILENO, redaction.redact(*invocation.cli_error) + "\n");
+  if (report_path.empty()) return 1;
+  Report report;
+  report.file = scenario.file;
+  report.name = scenario.header.name;
+  report.ending.code = 1;
+  report.args = invocation.args;
+  const std::string first_line = invocation.cli_error->substr(0, invocation.cli_error->find('\n'));
+  report.failure = Failure{
+      "argv",
+      std::nullopt,
+      scenario.header.line,
+      "the real CLI " + scenario.header.cli_version + " rejects this command line: " + first_line +
+          " (docs/fake-claude.md, \"Options of the emulated CLI\"; a "
+          "scenario for a fork of the CLI sets \"unknown_options\":\"accept\")",
+      std::nullopt,
+      std::nullopt};
+  Json json = report_json(report);
+  redaction.redact(json);
+  return write_report_file(report_path, json) ? 1 : kExitUsage;
+}
+
 }  // namespace
 
 std::string fake_claude_usage() {
-  return "Usage: fake-claude [--scenario FILE] [--speed X] [any claude flags…]\n"
+  return "Usage: fake-claude [--scenario FILE] [--speed X] [claude options…]\n"
          "\n"
          "A drop-in fake of the Claude Code CLI for SDK tests: it plays a scenario (or a\n"
          "recording) over stream-json on stdin/stdout and grades what the SDK sends.\n"
@@ -349,6 +376,15 @@ int run_fake_claude(std::span<const std::string> args, const Environment& enviro
     return kExitUsage;
   }
   if (!report_path.empty() && !report_location_writable(report_path)) return kExitUsage;
+  // Read argv again by the option table of the version the scenario emulates: an option that
+  // CLI does not know (or a missing or invalid option-argument) ends the run as the CLI ends it.
+  const Header& header = loaded.scenario->header;
+  invocation = parse_invocation(
+      args, emulated_cli_options(header.cli_version),
+      header.accept_unknown_options ? UnknownOptions::accept : UnknownOptions::reject);
+  if (invocation.cli_error) {
+    return reject_command_line(*loaded.scenario, invocation, report_path, environment);
+  }
 
   install_signal_handlers();
   EngineOptions options;

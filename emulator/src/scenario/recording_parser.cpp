@@ -61,7 +61,10 @@ void RecordingParser::header(std::size_t line, const Json& h) {
     for (const auto& arg : *it) {
       if (arg.is_string()) args.push_back(arg.get<std::string>());
     }
-    const Invocation invocation = parse_invocation(args);
+    // The recorded argv is what the real CLI accepted: read by its version's table, and kept
+    // whole even if that table does not know an option (a recording of a fork).
+    const Invocation invocation = parse_invocation(
+        args, emulated_cli_options(scenario_.header.cli_version), UnknownOptions::accept);
     text_prompt_ = invocation.reads_text_prompt();
     prompt_argument_ = invocation.prompt_argument();
   }

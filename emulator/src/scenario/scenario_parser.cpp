@@ -2,6 +2,7 @@
 #include <array>
 #include <limits>
 
+#include "claude/emulator/closest_name.hpp"
 #include "claude/recorder/base64.hpp"
 #include "parsers.hpp"
 
@@ -34,15 +35,24 @@ constexpr VerbSpec kVerbs[] = {
 };
 
 // Accepted on every verb; where they make sense is checked with the whole file (resolve_waits).
-constexpr std::string_view kOrderModifiers[] = {"label", "after"};
+constexpr std::string_view kOrderModifiers[] = {"label", "after", "malformed"};
+
+// " (did you mean 'x'?)" when `word` is a likely typo of one of `names`, else "".
+template <typename Names>
+std::string did_you_mean(std::string_view word, const Names& names) {
+  std::vector<std::string> candidates;
+  for (const auto& name : names) candidates.emplace_back(name);
+  const auto close = closest_name(word, candidates);
+  return close ? " (did you mean '" + *close + "'?)" : "";
+}
 
 // `driver` and the `observe*` members belong to conformance grading (docs/drivers.md); fake-claude
 // accepts them and leaves them to `harness check`.
 constexpr std::string_view kHeaderKeys[] = {
-    "scenario",   "name",     "description",     "cli_version",    "protocol",
-    "argv",       "env",      "auto_initialize", "ignore",         "strict",
-    "timeout_ms", "driver",   "observe",         "observe_absent", "observe_should",
-    "order",      "truncated"};
+    "scenario",   "name",      "description",     "cli_version",    "protocol",
+    "argv",       "env",       "auto_initialize", "ignore",         "strict",
+    "timeout_ms", "driver",    "observe",         "observe_absent", "observe_should",
+    "order",      "truncated", "unknown_options"};
 
 std::optional<Millis> non_negative_ms(const Json& value) {
   if (!value.is_number_integer() && !value.is_number_unsigned()) return std::nullopt;
@@ -100,7 +110,7 @@ void ScenarioParser::header(std::size_t line, const Json& h) {
   for (auto it = h.begin(); it != h.end(); ++it) {
     if (std::find(std::begin(kHeaderKeys), std::end(kHeaderKeys), it.key()) ==
         std::end(kHeaderKeys)) {
-      error(line, "unknown header field '" + it.key() + "'");
+      error(line, "unknown header field '" + it.key() + "'" + did_you_mean(it.key(), kHeaderKeys));
     }
   }
   auto text_field = [&](std::string_view key, std::string& out) {
@@ -204,6 +214,16 @@ void ScenarioParser::header(std::size_t line, const Json& h) {
       }
     }
   }
+  if (auto it = h.find("unknown_options"); it != h.end()) {
+    if (*it == "accept" || *it == "reject") {
+      header.accept_unknown_options = *it == "accept";
+    } else {
+      error(line,
+            "header 'unknown_options' must be \"reject\" (the default: options the "
+            "emulated CLI version does not know are rejected as it rejects them) or "
+            "\"accept\" (for a fork of the CLI)");
+    }
+  }
   if (auto it = h.find("strict"); it != h.end()) {
     if (it->is_boolean()) {
       header.strict = it->get<bool>();
@@ -252,8 +272,11 @@ void ScenarioParser::step(std::size_t line, Json s) {
   }
   if (spec == nullptr) {
     std::string keys;
-    for (auto it = s.begin(); it != s.end(); ++it)
-      keys += (keys.empty() ? "'" : ", '") + it.key() + "'";
+    std::vector<std::string> verbs;
+    for (const auto& candidate : kVerbs) verbs.emplace_back(candidate.key);
+    for (auto it = s.begin(); it != s.end(); ++it) {
+      keys += (keys.empty() ? "'" : ", '") + it.key() + "'" + did_you_mean(it.key(), verbs);
+    }
     error(line, "unknown verb (keys " + (keys.empty() ? std::string("none") : keys) +
                     "); expected one of send, raw, raw_b64, stderr, stderr_b64, expect, request, "
                     "cancel, respond, respond_error, sleep_ms, expect_eof, expect_prompt, exit, "
@@ -266,8 +289,12 @@ void ScenarioParser::step(std::size_t line, Json s) {
             spec->modifiers.end() &&
         std::find(std::begin(kOrderModifiers), std::end(kOrderModifiers), it.key()) ==
             std::end(kOrderModifiers)) {
-      return error(line,
-                   "unknown field '" + it.key() + "' for verb '" + std::string(spec->key) + "'");
+      std::vector<std::string> known(std::begin(kOrderModifiers), std::end(kOrderModifiers));
+      for (const auto& modifier : spec->modifiers) {
+        if (!modifier.empty()) known.emplace_back(modifier);
+      }
+      return error(line, "unknown field '" + it.key() + "' for verb '" + std::string(spec->key) +
+                             "'" + did_you_mean(it.key(), known));
     }
   }
   if (after_end_) return error(line, "step after exit/kill/hang is never reached");
@@ -288,6 +315,12 @@ void ScenarioParser::step(std::size_t line, Json s) {
       return error(line, "'label' takes a name");
     }
     step.label = it->get<std::string>();
+  }
+  if (auto it = s.find("malformed"); it != s.end()) {
+    if (!it->is_string() || it->get_ref<const std::string&>().empty()) {
+      return error(line, "'malformed' takes the reason the step is meant to be malformed");
+    }
+    step.malformed = it->get<std::string>();
   }
   if (auto it = s.find("after"); it != s.end()) {
     const bool names =

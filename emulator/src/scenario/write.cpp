@@ -108,6 +108,7 @@ Json step_json(const Step& step) {
   }
   if (step.within_ms) out["within_ms"] = *step.within_ms;
   if (!step.label.empty()) out["label"] = step.label;
+  if (!step.malformed.empty()) out["malformed"] = step.malformed;
   if (!step.after.empty()) out["after"] = step.after;
   return out;
 }

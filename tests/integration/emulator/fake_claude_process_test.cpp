@@ -76,9 +76,39 @@ TEST(FakeClaudeProcess, ScenarioFromTheEnvironment) {
   EXPECT_EQ(result.exit_code, 0) << result.stderr_text;
 }
 
-TEST(FakeClaudeProcess, MissingFlagValueIsAUsageError) {
-  auto result = run_fake_claude_process({"--model"}, "");
+TEST(FakeClaudeProcess, MissingScenarioValueIsAUsageError) {
+  auto result = run_fake_claude_process({"--scenario"}, "");
   EXPECT_EQ(result.exit_code, 2);
+}
+
+// The real CLI 2.1.332 answers these with exactly these lines and exit 1 (checked by running it;
+// docs/fake-claude.md, "Options of the emulated CLI").
+TEST(FakeClaudeProcess, RejectsAnOptionTheEmulatedCliDoesNotKnowAsTheCliDoes) {
+  auto result = run_fake_claude_process(
+      {"--scenario", (kRoot / "tests/data/emulator/exit-zero.ndjson").string(), "--print",
+       "--output-format", "stream-json", "--verbose", "--temperature", "0.5"},
+      "");
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.stderr_text, "error: unknown option '--temperature'\n");
+  EXPECT_EQ(result.stdout_text, "");
+  ASSERT_TRUE(result.report);
+  EXPECT_EQ((*result.report)["verdict"], "fail");
+  EXPECT_EQ((*result.report)["failure"]["kind"], "argv");
+}
+
+TEST(FakeClaudeProcess, MissingOptionArgumentIsTheCliError) {
+  auto result = run_fake_claude_process(
+      {"--scenario", (kRoot / "tests/data/emulator/exit-zero.ndjson").string(), "--model"}, "");
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.stderr_text, "error: option '--model <model>' argument missing\n");
+}
+
+TEST(FakeClaudeProcess, AScenarioForAForkAcceptsUnknownOptions) {
+  auto result = run_fake_claude_process(
+      {"--scenario", (kRoot / "tests/data/emulator/fork-cli.ndjson").string(), "--temperature",
+       "0.5"},
+      "");
+  EXPECT_EQ(result.exit_code, 0) << result.stderr_text;
 }
 
 TEST(FakeClaudeProcess, BadScenarioExitsTwoNamingFileAndLine) {

@@ -147,5 +147,38 @@ TEST_F(DriftCommand, HelpExitsZero) {
   EXPECT_NE(run.out.find("Usage: harness drift BASE_DIR CANDIDATE_DIR"), std::string::npos);
 }
 
+// Each set's options.json (scripts/capture-cli-options) is compared: options the candidate CLI
+// accepts and the base rejects are added, and the reverse removed.
+TEST_F(DriftCommand, OptionsAddedAndRemovedBetweenVersionsAreDrift) {
+  write_text(dir_ / "base/options.json", R"({"cli_version":"2.1.197","options":[
+    {"flags":"--verbose","names":["--verbose"],"value":"none"},
+    {"flags":"--old-flag <x>","names":["--old-flag"],"value":"required"},
+    {"flags":"-r, --resume [value]","names":["-r","--resume"],"value":"optional"}]})");
+  write_text(dir_ / "same/options.json", R"({"cli_version":"2.1.332","options":[
+    {"flags":"--verbose","names":["--verbose"],"value":"none"},
+    {"flags":"--max-turns <turns>","names":["--max-turns"],"value":"required","hidden":true},
+    {"flags":"-r, --resume <value>","names":["-r","--resume"],"value":"required"}]})");
+  const CommandRun run = harness({"drift", path("base"), path("same"), "--json", "-"});
+  EXPECT_EQ(run.status, 1) << run.err;
+  const auto json = emulator::Json::parse(run.out);
+  EXPECT_EQ(json["options"]["compared"], true);
+  ASSERT_EQ(json["options"]["added"].size(), 1u) << run.out;
+  EXPECT_EQ(json["options"]["added"][0]["name"], "--max-turns");
+  ASSERT_EQ(json["options"]["removed"].size(), 1u) << run.out;
+  EXPECT_EQ(json["options"]["removed"][0]["name"], "--old-flag");
+  ASSERT_EQ(json["options"]["changed"].size(), 1u) << run.out;
+  EXPECT_EQ(json["options"]["changed"][0]["was"], "-r, --resume [value]");
+  const CommandRun markdown = harness({"drift", path("base"), path("same")});
+  EXPECT_NE(markdown.out.find("| added | `--max-turns` |"), std::string::npos) << markdown.out;
+  EXPECT_NE(markdown.out.find("| removed | `--old-flag` |"), std::string::npos) << markdown.out;
+}
+
+TEST_F(DriftCommand, ABadOptionTableIsALoadError) {
+  write_text(dir_ / "base/options.json", R"({"options":3})");
+  const CommandRun run = harness({"drift", path("base"), path("same")});
+  EXPECT_EQ(run.status, 2);
+  EXPECT_NE(run.err.find("options.json:0: not an option table"), std::string::npos) << run.err;
+}
+
 }  // namespace
 }  // namespace claude::harness::testing

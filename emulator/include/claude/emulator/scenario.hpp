@@ -77,6 +77,7 @@ struct Step {
   int number = 0;                    // exit code or signal number
   std::string label;                 // a wait's name for `after` (causal order)
   std::vector<std::string> after;    // labels as written: what this step waits for (causal)
+  std::string malformed;  // "malformed":"why": a step meant to be unlike the CLI (harness lint)
   // Causal order: indices of the earlier wait steps this step needs done before it runs, from
   // `after`, the variables it uses and (respond) the expect it answers. Set by the loader.
   std::vector<std::size_t> waits_for;
@@ -94,6 +95,9 @@ struct Header {
   std::vector<std::string> argv_require;  // "--flag" or "--flag=value" (either form on argv)
   std::vector<std::string> argv_forbid;
   std::vector<std::pair<std::string, Json>> env_require;  // name -> exact string or pattern
+  // "unknown_options":"accept": options the emulated CLI version does not know are kept instead
+  // of rejected as that CLI rejects them (a scenario for a fork of the CLI).
+  bool accept_unknown_options = false;
   bool auto_initialize = true;
   std::optional<Json> initialize_response;  // payload of the automatic reply; default if unset
   std::vector<Json> ignore;                 // SDK lines matching any of these are dropped

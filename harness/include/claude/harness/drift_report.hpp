@@ -28,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include "claude/emulator/cli_options.hpp"
 #include "claude/emulator/pattern.hpp"
 #include "claude/emulator/scenario.hpp"
 
@@ -75,6 +76,8 @@ SessionShape session_shape(const emulator::Scenario& recording, std::string name
 struct RecordedSet {
   std::string dir;                     // as given
   std::vector<SessionShape> sessions;  // sorted by name
+  // DIR/options.json, the CLI's option table (scripts/capture-cli-options), when the set has one.
+  std::optional<emulator::CliOptionTable> options;
 };
 
 struct SetLoadResult {
@@ -82,6 +85,7 @@ struct SetLoadResult {
   std::vector<emulator::LoadError> errors;
 };
 
+// DIR/options.json, when present, must be an option table (else an error naming the file).
 // Every `*.ndjson` file below `dir` whose first line is a JSON object with a "recording" key is
 // a recording and must load; other `.ndjson` files of the set (model scripts, request logs) are
 // skipped, empty files too. A set needs at least one recording.
@@ -118,6 +122,15 @@ struct OrderingChange {
   std::vector<OrderStep> steps;
 };
 
+// An option of the CLI's main command (by its long name) that one set's table has and the
+// other's has not, or that both have with other flags, choices or visibility.
+struct OptionChange {
+  std::string name;   // long name: "--max-turns"
+  std::string flags;  // "--max-turns <turns>" (candidate's for a change)
+  std::string was;    // base's description, for a change
+  std::string now;    // candidate's description, for a change
+};
+
 struct SetSummary {
   std::string dir;
   std::vector<std::string> cli_versions;  // distinct, sorted; empty when no recording says
@@ -139,6 +152,11 @@ struct DriftReport {
   std::vector<FieldChange> fields_added;
   std::vector<FieldChange> fields_removed;
   std::vector<OrderingChange> ordering;
+  // Command-line options, compared when both sets have an options.json.
+  bool options_compared = false;
+  std::vector<OptionChange> options_added;
+  std::vector<OptionChange> options_removed;
+  std::vector<OptionChange> options_changed;
 
   bool has_drift() const;
 };
