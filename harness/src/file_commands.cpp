@@ -7,6 +7,8 @@
 #include <optional>
 #include <ostream>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "claude/emulator/scenario.hpp"
 #include "claude/harness/exit_codes.hpp"
@@ -53,39 +55,56 @@ std::optional<std::string> write_text_file(const std::string& path, std::string_
 }  // namespace
 
 int convert_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  static constexpr const char* kHelp = R"(Usage: harness convert RECORDING [-o SCENARIO]
+  static constexpr const char* kHelp = R"(Usage: harness convert RECORDING... [-o SCENARIO]
 
 Writes the editable scenario equivalent to RECORDING (or to any scenario file): SDK lines become
 `expect` steps, CLI lines `send` steps, with request ids captured and volatile fields generalised
-by the emulator's loader. Without -o the scenario goes to stdout. An existing SCENARIO file is
-replaced.
+by the emulator's loader. Several RECORDINGs (several runs of one app) become one multi-run
+scenario, one part per recording in the order given: run N of a replay plays part N
+(docs/scenario.md, "Several runs"). Without -o the scenario goes to stdout. An existing SCENARIO
+file is replaced.
 Exit status: 0 written, 2 usage error or a RECORDING that does not load (file:line: reason).
 )";
   if (wants_help(args)) {
     out << kHelp;
     return kExitPass;
   }
-  std::string input, output;
+  std::vector<std::string> inputs;
+  std::string output;
   for (std::size_t i = 0; i < args.size(); ++i) {
     if ((args[i] == "-o" || args[i] == "--output") && i + 1 < args.size()) {
       output = args[++i];
-    } else if (input.empty() && !args[i].starts_with("-")) {
-      input = args[i];
+    } else if (!args[i].starts_with("-")) {
+      inputs.push_back(args[i]);
     } else {
       err << "harness convert: unexpected argument '" << args[i] << "'\n" << kHelp;
       return kExitUsage;
     }
   }
-  if (input.empty()) {
+  if (inputs.empty()) {
     err << kHelp;
     return kExitUsage;
   }
-  const auto loaded = emulator::load_scenario_file(input);
-  if (!loaded.ok()) {
-    print_errors(loaded, err);
-    return kExitUsage;
+  std::vector<std::pair<std::string, emulator::Scenario>> parts;
+  bool loaded_all = true;
+  for (const auto& input : inputs) {
+    auto loaded = emulator::load_scenario_parts(input);
+    for (const auto& e : loaded.errors) err << e.to_string() << '\n';
+    if (!loaded.ok()) {
+      loaded_all = false;
+      continue;
+    }
+    for (auto& part : loaded.parts) parts.emplace_back(input, std::move(part));
   }
-  const std::string text = emulator::to_ndjson(*loaded.scenario);
+  if (!loaded_all) return kExitUsage;
+  std::string text;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (parts.size() > 1) {
+      text += "# run " + std::to_string(i + 1) + " of " + std::to_string(parts.size()) + ", from " +
+              parts[i].first + "\n";
+    }
+    text += emulator::to_ndjson(parts[i].second);
+  }
   if (output.empty()) {
     out << text;
     return kExitPass;
@@ -114,10 +133,10 @@ Exit status: 0 every file is valid, 2 some file is not (or usage error).
   }
   std::size_t bad = 0;
   for (const auto& file : args) {
-    const auto loaded = emulator::load_scenario_file(file);
+    const auto loaded = emulator::load_scenario_parts(file);  // a multi-run file: every part
     if (!loaded.ok()) {
       ++bad;
-      print_errors(loaded, err);
+      for (const auto& e : loaded.errors) err << e.to_string() << '\n';
     }
   }
   out << args.size() - bad << " of " << args.size() << " file(s) valid\n";
