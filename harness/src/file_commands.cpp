@@ -5,6 +5,8 @@
 #include <optional>
 #include <ostream>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "claude/emulator/json_text.hpp"
 #include "claude/emulator/message_shapes.hpp"
@@ -31,46 +33,67 @@ void print_errors(const emulator::LoadResult& result, std::ostream& err) {
 }  // namespace
 
 int convert_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  static constexpr const char* kHelp = R"(Usage: harness convert RECORDING [-o SCENARIO [--force]]
+  static constexpr const char* kHelp =
+      R"(Usage: harness convert RECORDING... [-o SCENARIO [--force]]
 
 Writes the editable scenario equivalent to RECORDING (or to any scenario file): SDK lines become
 `expect` steps, CLI lines `send` steps, with request ids captured and volatile fields generalised
-by the emulator's loader. Without -o the scenario goes to stdout. SCENARIO is created 0600 (it
-holds the session); an existing SCENARIO (or a symlink there) is kept unless --force replaces it.
+by the emulator's loader. Several RECORDINGs (several runs of one app) become one multi-run
+scenario, one part per recording in the order given: run N of a replay plays part N
+(docs/scenario.md, "Several runs"). Without -o the scenario goes to stdout. SCENARIO is created
+0600 (it holds the session); an existing SCENARIO (or a symlink there) is kept unless --force
+replaces it.
 Exit status: 0 written, 2 usage error or a RECORDING that does not load (file:line: reason).
 )";
   if (wants_help(args)) {
     out << kHelp;
     return kExitPass;
   }
-  std::string input, output;
+  std::vector<std::string> inputs;
+  std::string output;
   bool force = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     if ((args[i] == "-o" || args[i] == "--output") && i + 1 < args.size()) {
       output = args[++i];
     } else if (args[i] == "--force") {
       force = true;
-    } else if (input.empty() && !args[i].starts_with("-")) {
-      input = args[i];
+    } else if (!args[i].starts_with("-")) {
+      inputs.push_back(args[i]);
     } else {
       err << "harness convert: unexpected argument '" << args[i] << "'\n" << kHelp;
       return kExitUsage;
     }
   }
-  if (input.empty()) {
+  if (inputs.empty()) {
     err << kHelp;
     return kExitUsage;
   }
-  const auto loaded = emulator::load_scenario_file(input);
-  if (!loaded.ok()) {
-    print_errors(loaded, err);
-    return kExitUsage;
+  std::vector<std::pair<std::string, emulator::Scenario>> parts;
+  bool loaded_all = true;
+  for (const auto& input : inputs) {
+    auto loaded = emulator::load_scenario_parts(input);
+    for (const auto& e : loaded.errors) err << e.to_string() << '\n';
+    if (!loaded.ok()) {
+      loaded_all = false;
+      continue;
+    }
+    for (auto& part : loaded.parts) {
+      if (part.truncated) {
+        err << "harness convert: warning: " << *part.truncated
+            << "; the scenario keeps this note in its header and never passes a replay\n";
+      }
+      parts.emplace_back(input, std::move(part));
+    }
   }
-  if (loaded.scenario->truncated) {
-    err << "harness convert: warning: " << *loaded.scenario->truncated
-        << "; the scenario keeps this note in its header and never passes a replay\n";
+  if (!loaded_all) return kExitUsage;
+  std::string text;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (parts.size() > 1) {
+      text += "# run " + std::to_string(i + 1) + " of " + std::to_string(parts.size()) + ", from " +
+              parts[i].first + "\n";
+    }
+    text += emulator::to_ndjson(parts[i].second);
   }
-  const std::string text = emulator::to_ndjson(*loaded.scenario);
   if (output.empty()) {
     out << text;
     return kExitPass;
@@ -163,16 +186,20 @@ Exit status: 0 every file is valid, 2 some file is not (or usage error).
   const std::vector<std::string> files = lint_files(paths);
   std::size_t bad = 0;
   for (const auto& file : files) {
-    const auto loaded = emulator::load_scenario_file(file);
+    const auto loaded = emulator::load_scenario_parts(file);  // a multi-run file: every part
     if (!loaded.ok()) {
       ++bad;
-      print_errors(loaded, err);
+      for (const auto& e : loaded.errors) err << e.to_string() << '\n';
       continue;
     }
-    if (loaded.scenario->truncated) err << "warning: " << *loaded.scenario->truncated << '\n';
-    const auto findings = emulator::check_message_shapes(*loaded.scenario, strict);
-    for (const auto& f : findings) err << file << ":" << f.line << ": " << f.reason << "\n";
-    if (!findings.empty()) ++bad;
+    bool file_ok = true;
+    for (const auto& part : loaded.parts) {
+      if (part.truncated) err << "warning: " << *part.truncated << '\n';
+      const auto findings = emulator::check_message_shapes(part, strict);
+      for (const auto& f : findings) err << file << ":" << f.line << ": " << f.reason << "\n";
+      if (!findings.empty()) file_ok = false;
+    }
+    if (!file_ok) ++bad;
   }
   out << files.size() - bad << " of " << files.size() << " file(s) valid\n";
   return bad == 0 ? kExitPass : kExitUsage;

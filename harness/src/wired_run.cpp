@@ -19,6 +19,7 @@
 #include "claude/emulator/invocation.hpp"
 #include "claude/emulator/scenario.hpp"
 #include "claude/harness/command_runner.hpp"
+#include "claude/harness/descendants.hpp"
 #include "claude/harness/exit_codes.hpp"
 #include "claude/harness/harness_cli.hpp"
 #include "claude/harness/shim_directory.hpp"
@@ -27,6 +28,7 @@
 #include "claude/report_html/html_report.hpp"
 #include "option_args.hpp"
 #include "recording_check.hpp"
+#include "run_verdicts.hpp"
 
 namespace claude::harness {
 namespace {
@@ -112,43 +114,20 @@ std::optional<std::string> place_private_file(std::string_view text, const Repor
   return recorder::write_private_file(target.path, text, target.force);
 }
 
-std::optional<std::string> keep_report_file(const fs::path& source, const ReportTarget& target) {
-  std::ifstream in(source, std::ios::binary);
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (!in && !in.eof()) return "cannot read " + source.string();
-  return place_private_file(text, target);
-}
-
 // The replay's outputs besides the verdict: the JSON report and the HTML page.
 struct ReplayOutputs {
   std::optional<ReportTarget> report;
   std::optional<ReportTarget> html;
 };
 
-void print_verdict(const nlohmann::json& report, std::ostream& out) {
-  const std::string verdict = report.value("verdict", "?");
-  out << "harness: verdict " << verdict << " (" << report.value("scenario", "") << ")\n";
-  if (report.contains("errors")) {
-    for (const auto& e : report["errors"]) {
-      out << "  " << e.value("file", "") << ":" << e.value("line", 0) << ": "
-          << e.value("reason", "") << '\n';
-    }
-  }
-  if (!report.contains("failure") || report["failure"].is_null()) return;
-  const auto& f = report["failure"];
-  out << "  " << f.value("location", "") << ": " << f.value("kind", "") << ": "
-      << f.value("message", "") << '\n';
-  if (f.contains("expected")) out << "  expected: " << f["expected"].dump() << '\n';
-  if (f.contains("closest") && f["closest"].is_object()) {
-    const auto& c = f["closest"];
-    out << "  closest:  " << c.value("line", "") << '\n';
-    if (c.contains("differences")) {
-      for (const auto& d : c["differences"]) {
-        out << "    at " << d.value("pointer", "") << ": " << d.value("reason", "") << '\n';
-      }
-    }
-  }
-}
+// Said when no fake-claude session started: the client ran some other `claude`.
+constexpr const char* kNoClaudeCauses =
+    "  the client likely started another `claude` than the one harness put first on PATH:\n"
+    "  - an absolute path option (TypeScript SDK pathToClaudeCodeExecutable, Python SDK cli_path)\n"
+    "  - a copy shipped with the SDK (the TypeScript SDK's bundled cli.js, the Python SDK's\n"
+    "    _bundled/claude, a vendored ./vendor/claude/claude)\n"
+    "  - CLAUDE_CLI_PATH set inside CMD (harness sets it to its own `claude`)\n"
+    "  (or CMD failed before it started claude; --version probes do not count)\n";
 
 int replay_file(const fs::path& scenario, const std::vector<std::string>& command,
                 const ReplayOutputs& outputs, std::ostream& out, std::ostream& err,
@@ -171,11 +150,14 @@ int replay_file(const fs::path& scenario, const std::vector<std::string>& comman
     err << "harness: --report and --html name the same file " << outputs.html->path << '\n';
     return kExitUsage;
   }
-  const auto loaded = emulator::load_scenario_file(scenario);
+  const auto loaded = emulator::load_scenario_parts(scenario);
   if (!loaded.ok()) {
     for (const auto& e : loaded.errors) err << e.to_string() << '\n';
+    if (loaded.errors.empty()) err << "harness: " << scenario.string() << ": nothing to play\n";
     return kExitUsage;
   }
+  std::vector<PartInfo> parts;
+  for (const auto& part : loaded.parts) parts.push_back(PartInfo{part.header.line});
   fs::path fake;
   try {
     fake = locate_tool("fake-claude");
@@ -184,38 +166,52 @@ int replay_file(const fs::path& scenario, const std::vector<std::string>& comman
     return kExitUsage;
   }
   ShimDirectory shim(fake);
-  const fs::path report_path = shim.path() / "report.json";
+  const fs::path runs_dir = shim.path() / "runs";
+  std::error_code ec;
+  fs::create_directory(runs_dir, ec);
   std::map<std::string, std::optional<std::string>> set{
       {"PATH", shim.path_variable()},
       {"FAKE_CLAUDE_SCENARIO", fs::absolute(scenario).string()},
-      {"FAKE_CLAUDE_REPORT", report_path.string()}};
+      {"FAKE_CLAUDE_RUNS", runs_dir.string()},
+      {"FAKE_CLAUDE_REPORT", std::nullopt},  // each run reports into FAKE_CLAUDE_RUNS
+      {"CLAUDE_CLI_PATH", (shim.path() / "claude").string()}};
   if (speed) set["FAKE_CLAUDE_SPEED"] = *speed;  // otherwise an inherited value applies
   const auto env = environment_with(set);
+  // Whatever CMD starts stays ours (setsid and double forks included): every fake-claude is
+  // waited for before its report is read, and nothing outlives harness.
+  adopt_orphans();
   const CommandResult result = run_command(command, env);
+  settle_descendants(SettleTimes{},
+                     [&runs_dir](pid_t pid) { return run_unreported(runs_dir, pid); });
   if (!result.started) {
     err << "harness: " << result.describe() << '\n';
     return kExitCommandFailed;
   }
-  std::ifstream in(report_path);
-  if (!in) {
-    err << "harness: CMD ended (" << result.describe() << ") without running claude: no verdict\n";
+  const auto runs = read_runs(runs_dir);
+  if (runs.empty()) {
+    err << "harness: CMD ended (" << result.describe()
+        << ") without running claude (no fake-claude session started): no verdict\n"
+        << kNoClaudeCauses;
     return kExitCommandFailed;
   }
-  const auto report = nlohmann::json::parse(in, nullptr, false);
-  if (report.is_discarded() || !report.is_object()) {
-    err << "harness: " << report_path.string() << ": unreadable report\n";
-    return kExitCommandFailed;
-  }
-  print_verdict(report, out);
+  const nlohmann::json report = combine_runs(scenario.string(), parts, runs);
+  print_runs(report, out);
   if (outputs.report) {
-    if (auto problem = keep_report_file(report_path, *outputs.report)) {
+    if (auto problem = place_private_file(report.dump(2) + "\n", *outputs.report)) {
       err << "harness: cannot keep report at " << outputs.report->path << ": " << *problem << '\n';
       return kExitUsage;
     }
   }
   if (outputs.html) {
+    std::vector<report_html::ReportSource> sessions;
+    for (const auto& run : runs) {
+      sessions.emplace_back(runs.size() == 1
+                                ? scenario.string()
+                                : scenario.string() + " (run " + std::to_string(run.number) + ")",
+                            run.report);
+    }
     const auto page = report_html::render_html_report(
-        {{scenario.string(), report}}, "claude-harness replay: " + scenario.filename().string());
+        sessions, "claude-harness replay: " + scenario.filename().string());
     if (auto problem = place_private_file(page.html, *outputs.html)) {
       err << "harness: cannot write HTML report " << outputs.html->path << ": " << *problem << '\n';
       return kExitUsage;
@@ -252,7 +248,11 @@ int record_into_directory(const fs::path& directory, const fs::path& tee,
   std::map<std::string, std::optional<std::string>> set{
       {"PATH", shim.path_variable()}, {"CLAUDE_TEE_OUT", fs::absolute(directory).string() + "/"}};
   if (real_cli) set["CLAUDE_TEE_REAL_CLI"] = fs::absolute(*real_cli).string();
+  set["CLAUDE_CLI_PATH"] = (shim.path() / "claude").string();
+  adopt_orphans();
   const CommandResult result = run_command(command, environment_with(set));
+  // Every claude-tee still writing a recording is waited for; nothing else outlives harness.
+  settle_descendants(SettleTimes{}, [&tee](pid_t pid) { return runs_executable(pid, tee); });
   if (!result.started) {
     err << "harness: " << result.describe() << '\n';
     return kExitCommandFailed;
@@ -304,7 +304,11 @@ int record_file(const fs::path& output, const std::optional<std::string>& real_c
   std::map<std::string, std::optional<std::string>> set{
       {"PATH", shim.path_variable()}, {"CLAUDE_TEE_OUT", fs::absolute(fresh).string()}};
   if (real_cli) set["CLAUDE_TEE_REAL_CLI"] = fs::absolute(*real_cli).string();
+  set["CLAUDE_CLI_PATH"] = (shim.path() / "claude").string();
+  adopt_orphans();
   const CommandResult result = run_command(command, environment_with(set));
+  // A claude-tee still writing the recording is waited for; nothing else outlives harness.
+  settle_descendants(SettleTimes{}, [&tee](pid_t pid) { return runs_executable(pid, tee); });
   if (!result.started) {
     err << "harness: " << result.describe() << '\n';
     return kExitCommandFailed;

@@ -6,9 +6,9 @@
 #include <re2/re2.h>
 #include <sched.h>
 #include <signal.h>
-#include <spawn.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -77,53 +77,88 @@ std::vector<char*> c_strings(std::vector<std::string>& strings) {
   return out;
 }
 
-// posix_spawn with the signal mask and dispositions the CLI would have had without the tee.
-class SpawnAttributes {
- public:
-  SpawnAttributes() {
-    posix_spawnattr_init(&attr_);
-    sigset_t empty;
-    sigemptyset(&empty);
-    sigset_t defaults = handled_signals();
-    sigaddset(&defaults, SIGPIPE);
-    posix_spawnattr_setsigmask(&attr_, &empty);
-    posix_spawnattr_setsigdefault(&attr_, &defaults);
-    posix_spawnattr_setflags(&attr_, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-  }
-  ~SpawnAttributes() { posix_spawnattr_destroy(&attr_); }
-  SpawnAttributes(const SpawnAttributes&) = delete;
-  SpawnAttributes& operator=(const SpawnAttributes&) = delete;
-  const posix_spawnattr_t* get() const { return &attr_; }
-
- private:
-  posix_spawnattr_t attr_;
-};
-
+// What the child does between fork and exec: dup2 a descriptor onto another, or open a path
+// onto one. Applied with async-signal-safe calls only (the tee has threads running).
 class FileActions {
  public:
-  FileActions() { posix_spawn_file_actions_init(&actions_); }
-  ~FileActions() { posix_spawn_file_actions_destroy(&actions_); }
-  FileActions(const FileActions&) = delete;
-  FileActions& operator=(const FileActions&) = delete;
-  void dup2(int from, int to) { posix_spawn_file_actions_adddup2(&actions_, from, to); }
-  void open(int fd, const char* path, int flags) {
-    posix_spawn_file_actions_addopen(&actions_, fd, path, flags, 0);
+  void dup2(int from, int to) { steps_.push_back(Step{from, to, nullptr, 0}); }
+  void open(int fd, const char* path, int flags) { steps_.push_back(Step{-1, fd, path, flags}); }
+  // In the child; false (errno set) when one fails.
+  bool apply() const noexcept {
+    for (const Step& step : steps_) {
+      int from = step.from;
+      if (step.path != nullptr) {
+        from = ::open(step.path, step.flags, 0);
+        if (from < 0) return false;
+      }
+      if (from != step.to && ::dup2(from, step.to) < 0) return false;
+      if (step.path != nullptr && from != step.to) ::close(from);
+    }
+    return true;
   }
-  const posix_spawn_file_actions_t* get() const { return &actions_; }
 
  private:
-  posix_spawn_file_actions_t actions_;
+  struct Step {
+    int from;
+    int to;
+    const char* path;
+    int flags;
+  };
+  std::vector<Step> steps_;
 };
 
+// fork + exec with the signal mask and dispositions the CLI would have had without the tee, and
+// PR_SET_PDEATHSIG: the CLI gets SIGTERM when the tee dies, however it dies (SIGKILL included),
+// instead of running on without anyone forwarding or recording its output (posix_spawn cannot
+// set it). The getppid() check closes the race of a tee that died before the prctl. With
+// `own_group` the child leads a process group of its own, so what it starts can be ended with it.
+// An exec that fails reaches the parent through a close-on-exec pipe, as posix_spawn's would.
 pid_t spawn(const std::filesystem::path& program, std::vector<std::string> argv,
-            std::vector<std::string> env, const FileActions& actions) {
+            std::vector<std::string> env, const FileActions& actions, bool own_group = false) {
   auto c_argv = c_strings(argv);
   auto c_env = c_strings(env);
-  SpawnAttributes attributes;
-  pid_t pid = -1;
-  const int rc = ::posix_spawn(&pid, program.c_str(), actions.get(), attributes.get(),
-                               c_argv.data(), c_env.data());
-  if (rc != 0) throw TeeError(program.string() + ": cannot start: " + std::strerror(rc));
+  sigset_t defaults = handled_signals();
+  sigaddset(&defaults, SIGPIPE);
+  sigset_t empty;
+  sigemptyset(&empty);
+  const Pipe failure = make_pipe();
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    const int error = errno;
+    ::close(failure.read_end);
+    ::close(failure.write_end);
+    throw TeeError(program.string() + ": cannot start: " + std::strerror(error));
+  }
+  if (pid == 0) {
+    int error = 0;
+    if (::prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || ::getppid() != parent) ::_exit(127);
+    if (own_group) ::setpgid(0, 0);
+    struct sigaction default_action {};
+    default_action.sa_handler = SIG_DFL;
+    for (int sig = 1; sig < NSIG; ++sig) {
+      if (sigismember(&defaults, sig) == 1) ::sigaction(sig, &default_action, nullptr);
+    }
+    ::sigprocmask(SIG_SETMASK, &empty, nullptr);
+    if (actions.apply()) ::execve(program.c_str(), c_argv.data(), c_env.data());
+    error = errno;
+    [[maybe_unused]] const ssize_t n = ::write(failure.write_end, &error, sizeof error);
+    ::_exit(127);
+  }
+  if (own_group) ::setpgid(pid, pid);  // also here: no killpg may come before the child's
+  ::close(failure.write_end);
+  int error = 0;
+  ssize_t n = 0;
+  do {
+    n = ::read(failure.read_end, &error, sizeof error);
+  } while (n < 0 && errno == EINTR);
+  ::close(failure.read_end);
+  if (n == static_cast<ssize_t>(sizeof error)) {
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    throw TeeError(program.string() + ": cannot start: " + std::strerror(error));
+  }
   return pid;
 }
 
@@ -146,8 +181,9 @@ std::optional<std::string> probe_version(const TeeConfig& config) {
   actions.open(2, "/dev/null", O_WRONLY);
   pid_t pid;
   try {
+    // A group of its own: a probe that hangs is ended with whatever it started.
     pid = spawn(config.real_cli, {config.real_cli.string(), "--version"}, config.environment,
-                actions);
+                actions, /*own_group=*/true);
   } catch (const TeeError&) {
     ::close(out.read_end);
     ::close(out.write_end);
@@ -178,7 +214,7 @@ std::optional<std::string> probe_version(const TeeConfig& config) {
     text.append(buf, static_cast<std::size_t>(n));
   }
   ::close(out.read_end);
-  if (timed_out) ::kill(pid, SIGKILL);
+  if (timed_out) ::killpg(pid, SIGKILL);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }

@@ -138,6 +138,11 @@ CaseResult run_one(const ConformanceCase& c, const std::vector<std::string>& dri
                  {"FAKE_CLAUDE_REPORT", report.string()}};
   request.deadline = std::chrono::milliseconds(case_deadline_ms(c));
   request.report_path = report;
+  // Every claude the driver starts is graded: the first failing run decides (run_files.hpp).
+  const fs::path runs = work_dir / (c.id + ".runs");
+  std::error_code ec;
+  fs::create_directories(runs, ec);
+  if (!ec) request.runs_dir = runs;
   CaseResult result{c, {}, run_driver(request), std::nullopt};
   result.grade = grade(c, result.run);
   if (baseline) {

@@ -7,7 +7,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -16,6 +18,7 @@
 #include <map>
 #include <sstream>
 
+#include "claude/conformance/run_files.hpp"
 #include "claude/sdk/line_buffer.hpp"
 
 extern char** environ;
@@ -77,8 +80,8 @@ void append_tail(std::string& tail, std::string_view bytes) {
 }
 
 // Processes of group `group` that are still running (zombies excluded), from /proc.
-std::size_t running_in_group(pid_t group) {
-  std::size_t running = 0;
+std::vector<pid_t> running_in_group(pid_t group) {
+  std::vector<pid_t> running;
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
     const std::string name = entry.path().filename().string();
@@ -93,20 +96,60 @@ std::size_t running_in_group(pid_t group) {
     long ppid = 0;
     long pgrp = 0;
     fields >> state >> ppid >> pgrp;
-    if (pgrp == group && state != "Z" && state != "X") ++running;
+    if (pgrp == group && state != "Z" && state != "X")
+      running.push_back(static_cast<pid_t>(std::stol(name)));
   }
   return running;
 }
 
-// After the driver exited: what of its group is still running once `grace` has passed.
-std::size_t leaked_after_exit(pid_t group, std::chrono::milliseconds grace) {
+// Running processes (zombies excluded) whose environment holds `marker` ("NAME=value"): what a
+// case started, wherever it went (another group, another session, re-parented).
+std::vector<pid_t> marked_processes(const std::string& marker) {
+  std::vector<pid_t> found;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream environ_file(entry.path() / "environ", std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(environ_file)),
+                           std::istreambuf_iterator<char>());
+    // Entries are NUL-separated; a zombie's environment reads empty.
+    std::size_t at = 0;
+    bool marked = false;
+    while (!marked && (at = text.find(marker, at)) != std::string::npos) {
+      const std::size_t end = at + marker.size();
+      marked = (at == 0 || text[at - 1] == '\0') && (end == text.size() || text[end] == '\0');
+      at = end;
+    }
+    if (marked) found.push_back(static_cast<pid_t>(std::stol(name)));
+  }
+  return found;
+}
+
+// After the driver exited: what of its group, or carrying its marker, is still running once
+// `grace` has passed.
+std::size_t leaked_after_exit(pid_t group, const std::string& marker,
+                              std::chrono::milliseconds grace) {
   const auto until = Clock::now() + grace;
-  std::size_t running = running_in_group(group);
+  auto count = [&] {
+    auto running = running_in_group(group);
+    const auto marked = marked_processes(marker);
+    running.insert(running.end(), marked.begin(), marked.end());
+    std::sort(running.begin(), running.end());
+    return static_cast<std::size_t>(std::unique(running.begin(), running.end()) - running.begin());
+  };
+  std::size_t running = count();
   while (running > 0 && Clock::now() < until) {
     ::usleep(10000);
-    running = running_in_group(group);
+    running = count();
   }
   return running;
+}
+
+// A marker no other case (of this or another harness) carries.
+std::string case_marker() {
+  static std::atomic<unsigned long> next{0};
+  return "CLAUDE_HARNESS_CASE=" + std::to_string(::getpid()) + "-" + std::to_string(++next);
 }
 
 std::optional<Json> read_report(const std::filesystem::path& path) {
@@ -148,7 +191,13 @@ RunOutcome run_driver(const DriverRunRequest& request) {
   posix_spawnattr_setsigdefault(&attributes, &defaults);
 
   std::vector<std::string> argv_strings = request.argv;
-  std::vector<std::string> env_strings = merged_environment(request.env);
+  const std::string marker = case_marker();
+  auto env_with_marker = request.env;
+  env_with_marker.emplace_back(marker.substr(0, marker.find('=')),
+                               marker.substr(marker.find('=') + 1));
+  if (!request.runs_dir.empty())
+    env_with_marker.emplace_back("FAKE_CLAUDE_RUNS", request.runs_dir.string());
+  std::vector<std::string> env_strings = merged_environment(env_with_marker);
   auto argv = c_strings(argv_strings);
   auto envp = c_strings(env_strings);
   pid_t pid = 0;
@@ -218,9 +267,20 @@ RunOutcome run_driver(const DriverRunRequest& request) {
     }
   }
   lines.finish(on_line);
-  if (reaped && !outcome.timed_out) outcome.leaked_processes = leaked_after_exit(pid, kLeakGrace);
-  // Whatever the driver left behind (the SDK's CLI, a hanging fake-claude) ends with the case.
+  if (reaped && !outcome.timed_out) {
+    outcome.leaked_processes = leaked_after_exit(pid, marker, kLeakGrace);
+  }
+  // Whatever the driver left behind (the SDK's CLI, a hanging fake-claude, a `setsid` daemon)
+  // ends with the case. Processes that fork while being killed are caught by the next scan.
   ::killpg(pid, SIGKILL);
+  for (int scan = 0; scan < 50; ++scan) {
+    const auto marked = marked_processes(marker);
+    if (marked.empty()) break;
+    for (const pid_t other : marked) {
+      if (other != pid) ::kill(other, SIGKILL);
+    }
+    ::usleep(10000);
+  }
   if (!reaped) {
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
@@ -233,7 +293,9 @@ RunOutcome run_driver(const DriverRunRequest& request) {
   if (outcome.driver_stderr.size() > kStderrTail) {
     outcome.driver_stderr.erase(0, outcome.driver_stderr.size() - kStderrTail);
   }
-  outcome.fake_report = read_report(request.report_path);
+  outcome.fake_report = request.runs_dir.empty()
+                            ? read_report(request.report_path)
+                            : deciding_report(read_run_files(request.runs_dir));
   outcome.seconds = std::chrono::duration<double>(Clock::now() - started).count();
   return outcome;
 }

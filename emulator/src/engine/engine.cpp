@@ -11,6 +11,8 @@ namespace {
 
 constexpr std::size_t kSdkPreviewBytes = 4096;
 constexpr std::size_t kOwnPreviewBytes = 120;
+// How much of an unexpected SDK line its failure message quotes (the report keeps more).
+constexpr std::size_t kUnexpectedPreviewBytes = 300;
 // Steps stop running while this much output waits to be written, so a long replay streams
 // instead of queueing the whole recording, and stdin is read between writes.
 constexpr std::size_t kOutputBacklogBytes = std::size_t{1} << 20;
@@ -263,6 +265,48 @@ void Engine::on_line(std::string_view line, bool partial, Millis now) {
   }
   pending_.push_back(std::move(pending));
   advance(now);
+  fail_if_unexpected(index);
+}
+
+void Engine::fail_if_unexpected(std::size_t transcript) {
+  if (finished_ || !scenario_.header.strict) return;
+  const auto it = std::find_if(pending_.begin(), pending_.end(),
+                               [&](const Pending& p) { return p.transcript == transcript; });
+  if (it == pending_.end() || it->auto_answered || it->own_response || it->prompt) return;
+  // Every expect not done yet (armed, or still to come) could take the line later. A pattern
+  // whose first difference is a variable no step has bound yet might match once it is bound.
+  std::optional<std::size_t> closest;
+  std::size_t closest_score = 0;
+  for (std::size_t i = 0; i < scenario_.steps.size(); ++i) {
+    const Step& step = scenario_.steps[i];
+    if (step.verb != Verb::expect || report_.steps[i].status != StepStatus::not_run) continue;
+    if (!it->json) continue;
+    Bindings scratch = bindings_;
+    const MatchResult result = match(step.value, it->value, scratch);
+    if (result.matched) return;
+    if (result.first_difference && result.first_difference->reason.ends_with("is not bound")) {
+      return;
+    }
+    if (!closest || result.score > closest_score) {
+      closest = i;
+      closest_score = result.score;
+    }
+  }
+  const auto sdk_line = static_cast<std::size_t>(
+      std::count_if(report_.transcript.begin(),
+                    report_.transcript.begin() + static_cast<std::ptrdiff_t>(transcript) + 1,
+                    [](const TranscriptEntry& e) { return e.dir == 'i'; }));
+  const std::string line = preview(report_.transcript[transcript].text, kUnexpectedPreviewBytes);
+  std::string message = "SDK line " + std::to_string(sdk_line) +
+                        " matches no step that waits or is still to come (strict mode): " + line;
+  message += closest ? "; closest step: " + describe_step(scenario_.steps[*closest])
+                     : std::string("; no expect is left to take it");
+  const Json* expected = closest ? &scenario_.steps[*closest].value : nullptr;
+  const Json value = it->value;
+  fail("unexpected", closest, std::move(message), expected);
+  if (report_.failure && closest && it->json) {
+    report_.failure->closest = ClosestLine{transcript, differences(*expected, value, bindings_)};
+  }
 }
 
 void Engine::on_text(std::string_view bytes, Millis now) {

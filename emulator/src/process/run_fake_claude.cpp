@@ -13,6 +13,7 @@
 #include "claude/recorder/private_file.hpp"
 #include "claude/sdk/line_buffer.hpp"
 #include "process/gathered_write.hpp"
+#include "process/run_slot.hpp"
 #include "report/report_redaction.hpp"
 
 extern char** environ;
@@ -296,6 +297,8 @@ std::string fake_claude_usage() {
          "  FAKE_CLAUDE_SCENARIO  scenario file when --scenario is not given\n"
          "  FAKE_CLAUDE_REPORT    write the JSON report to this path (mode 0600)\n"
          "  FAKE_CLAUDE_SPEED     replay speed when --speed is not given\n"
+         "  FAKE_CLAUDE_RUNS      a directory (set by harness): number this session N, play\n"
+         "                        part N of a multi-run scenario, report to DIR/run-N.json\n"
          "  FAKE_CLAUDE_VERDICT   \"stderr\": also write a passing verdict to stderr (by\n"
          "                        default only a failing one is written there)\n"
          "\n"
@@ -350,14 +353,53 @@ int run_fake_claude(std::span<const std::string> args, const Environment& enviro
       speed = *parsed;
     }
   }
-  const std::string report_path = lookup(environment, "FAKE_CLAUDE_REPORT");
+  std::string report_path = lookup(environment, "FAKE_CLAUDE_REPORT");
   if (path.empty()) {
     write_all(STDERR_FILENO,
               "fake-claude: no scenario given: pass --scenario FILE (anywhere in argv) or set "
               "FAKE_CLAUDE_SCENARIO=FILE\n");
     return kExitUsage;
   }
-  LoadResult loaded = load_scenario_file(path);
+  // Under harness every session has a number, its own report and (in a multi-run scenario) its
+  // own part.
+  std::optional<detail::RunSlot> slot;
+  if (const std::string runs = lookup(environment, "FAKE_CLAUDE_RUNS"); !runs.empty()) {
+    std::string problem;
+    slot = detail::claim_run(runs, problem);
+    if (!slot) {
+      write_all(STDERR_FILENO, "fake-claude: " + problem + "\n");
+      return kExitUsage;
+    }
+    report_path = slot->report_path;
+  }
+  PartsLoadResult parts = load_scenario_parts(path);
+  const std::size_t run_number = slot ? slot->number : 1;
+  if (parts.ok() && parts.parts.size() > 1 && run_number > parts.parts.size()) {
+    const std::string message = "run " + std::to_string(run_number) + " of a scenario with " +
+                                std::to_string(parts.parts.size()) +
+                                " runs: the client started claude more often than " + path +
+                                " describes";
+    write_all(STDERR_FILENO, "fake-claude: verdict fail: " + message + "\n");
+    if (!report_path.empty()) {
+      write_report_file(
+          report_path,
+          Json::object(
+              {{"report", 1},
+               {"scenario", path},
+               {"run", run_number},
+               {"verdict", "fail"},
+               {"failure",
+                Json::object({{"kind", "extra_run"}, {"location", path}, {"message", message}})}}));
+    }
+    return 1;
+  }
+  LoadResult loaded;
+  loaded.errors = std::move(parts.errors);
+  if (parts.ok()) {
+    // A one-part scenario is played by every run; part N of a multi-run one by run N.
+    const std::size_t part = parts.parts.size() == 1 ? 0 : run_number - 1;
+    loaded.scenario = std::move(parts.parts[part]);
+  }
   if (!loaded.ok()) {
     Json errors = Json::array();
     std::string text = "fake-claude: bad scenario " + path + "\n";
@@ -414,6 +456,7 @@ int run_fake_claude(std::span<const std::string> args, const Environment& enviro
   bool report_written = true;
   if (!report_path.empty()) {
     Json json = report_json(report);
+    if (slot) json["run"] = slot->number;
     redaction.redact(json);
     report_written = write_report_file(report_path, json);
   }

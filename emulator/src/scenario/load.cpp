@@ -13,6 +13,18 @@ bool is_comment_or_blank(std::string_view line) {
   return first == std::string_view::npos || line[first] == '#';
 }
 
+// A header line after the first one starts the next part of a multi-run file: a JSON object
+// with a top-level "scenario" or "recording" key (no step or recording event has one). Lines
+// that cannot hold such a key are not parsed.
+bool starts_a_part(std::string_view line) {
+  if (line.find("\"scenario\"") == std::string_view::npos &&
+      line.find("\"recording\"") == std::string_view::npos) {
+    return false;
+  }
+  const Json value = parse_json_or_discarded(line);
+  return value.is_object() && (value.contains("scenario") || value.contains("recording"));
+}
+
 // Feeds numbered lines to whichever parser the header line selects.
 class Loader {
  public:
@@ -121,6 +133,39 @@ LoadResult load_scenario_file(const std::filesystem::path& path) {
   auto io_error = detail::for_each_file_line(
       path, [&](std::size_t n, const sdk::LineEvent& e) { return loader.line(n, e); });
   return loader.finish(std::move(io_error));
+}
+
+PartsLoadResult load_scenario_parts(const std::filesystem::path& path) {
+  PartsLoadResult result;
+  std::optional<Loader> loader;
+  bool header_seen = false;
+  auto finish_part = [&] {
+    if (!loader) return;
+    LoadResult part = loader->finish(std::nullopt);
+    for (auto& e : part.errors) result.errors.push_back(std::move(e));
+    if (part.scenario) result.parts.push_back(std::move(*part.scenario));
+    loader.reset();
+  };
+  auto io_error = detail::for_each_file_line(path, [&](std::size_t n, const sdk::LineEvent& e) {
+    if (e.kind == sdk::LineEvent::Kind::line && header_seen && starts_a_part(e.text)) {
+      finish_part();
+      header_seen = false;
+    }
+    if (!loader) loader.emplace(path.string());
+    if (e.kind == sdk::LineEvent::Kind::line && !is_comment_or_blank(e.text)) {
+      header_seen = true;
+    }
+    return loader->line(n, e);
+  });
+  if (io_error) {
+    result.parts.clear();
+    result.errors = {LoadError{path.string(), 0, *io_error}};
+    return result;
+  }
+  if (!loader && result.parts.empty()) loader.emplace(path.string());  // an empty file
+  finish_part();
+  if (!result.errors.empty()) result.parts.clear();
+  return result;
 }
 
 LoadResult load_scenario_text(std::string_view text, std::string name) {

@@ -57,10 +57,11 @@ TEST(Engine, ExpectConsumesInCausalNotByteOrder) {
   EXPECT_TRUE(run.report().passed) << report_text(run.report());
 }
 
-TEST(Engine, StrictModeFailsOnLinesNothingConsumed) {
+TEST(Engine, StrictModeFailsAtOnceOnALineNoStepCanTake) {
   Session run(scenario({R"({"expect":{"type":"a"}})"}));
-  run.line(R"({"type":"a"})").line(R"({"type":"extra"})").eof();
-  EXPECT_EQ(run.failure_kind(), "leftover");
+  run.line(R"({"type":"a"})").line(R"({"type":"extra"})");
+  EXPECT_TRUE(run.engine().finished()) << "no wait for stdin EOF or timeout_ms";
+  EXPECT_EQ(run.failure_kind(), "unexpected");
   EXPECT_EQ(run.engine().ending().code, 1);
   ASSERT_EQ(run.report().leftover.size(), 1u);
   EXPECT_EQ(run.report().transcript[run.report().leftover[0]].text, R"({"type":"extra"})");
@@ -73,10 +74,43 @@ TEST(Engine, NonStrictModeAcceptsLeftovers) {
   EXPECT_EQ(run.report().leftover.size(), 1u);
 }
 
-TEST(Engine, NonJsonSdkLineIsALeftover) {
+TEST(Engine, NonJsonSdkLineIsUnexpected) {
   Session run(scenario({}));
   run.line("garbage{").eof();
-  EXPECT_EQ(run.failure_kind(), "leftover");
+  EXPECT_EQ(run.failure_kind(), "unexpected");
+}
+
+TEST(Engine, AnUnexpectedLineNamesItselfItsNumberAndTheClosestStep) {
+  Session run(scenario({R"({"expect":{"type":"user","message":{"text":"hi"}},"within_ms":10000})",
+                        R"({"expect":{"type":"control_request"}})"}));
+  run.line(R"({"type":"user","message":{"text":"bye"}})", 3);
+  ASSERT_EQ(run.failure_kind(), "unexpected");
+  const Failure& f = *run.report().failure;
+  EXPECT_NE(f.message.find("SDK line 1 "), std::string::npos) << f.message;
+  EXPECT_NE(f.message.find(R"("text":"bye")"), std::string::npos) << f.message;
+  EXPECT_NE(f.message.find("closest step: expect (line 2)"), std::string::npos) << f.message;
+  EXPECT_EQ(f.line, 2u);
+  ASSERT_TRUE(f.closest);
+  EXPECT_EQ(f.closest->transcript_index, 0u);
+  ASSERT_FALSE(f.closest->differences.empty());
+  EXPECT_EQ(f.closest->differences[0].pointer, "/message/text");
+}
+
+TEST(Engine, ALineALaterStepCanTakeWaitsForIt) {
+  Session run(scenario({R"({"expect":{"type":"a"}})", R"({"expect":{"type":"b"}})"}));
+  run.line(R"({"type":"b"})", 1);
+  EXPECT_FALSE(run.engine().finished());
+  run.line(R"({"type":"a"})", 2).eof(3);
+  EXPECT_TRUE(run.report().passed) << report_text(run.report());
+}
+
+TEST(Engine, ALineAVariableNotYetBoundMayMatchIsNotUnexpected) {
+  Session run(scenario({R"({"expect":{"type":"a","id":{"$capture":"id"}}})",
+                        R"({"expect":{"type":"b","id":{"$var":"id"}}})"}));
+  run.line(R"({"type":"b","id":7})", 1);
+  EXPECT_FALSE(run.engine().finished());
+  run.line(R"({"type":"a","id":7})", 2).eof(3);
+  EXPECT_TRUE(run.report().passed) << report_text(run.report());
 }
 
 TEST(Engine, IgnorePatternsDropNoise) {
@@ -88,8 +122,10 @@ TEST(Engine, IgnorePatternsDropNoise) {
 }
 
 TEST(Engine, TimeoutReportsTheClosestLineAndItsFirstDifference) {
+  // Not strict: a strict run would end at the first line no step can take ("unexpected").
   Session run(scenario(
-      {R"({"expect":{"type":"control_request","request":{"subtype":"can_use_tool"}},"within_ms":100})"}));
+      {R"({"expect":{"type":"control_request","request":{"subtype":"can_use_tool"}},"within_ms":100})"},
+      R"({"scenario":1,"strict":false})"));
   run.line(R"({"type":"user"})", 1);
   run.line(R"({"type":"control_request","request_id":"1","request":{"subtype":"interrupt"}})", 2);
   run.time(99);
@@ -282,8 +318,9 @@ TEST(Engine, ExitKillAndHangEndTheRunAsScripted) {
 }
 
 TEST(Engine, AScriptedEndingStillFailsOnLeftovers) {
-  Session run(scenario({R"({"sleep_ms":5})", R"({"exit":0})"}));
-  run.line(R"({"type":"unexpected"})", 1).time(5);
+  // Both lines could be taken by the expect when they come; only one is.
+  Session run(scenario({R"({"sleep_ms":5})", R"({"expect":{"type":"a"}})", R"({"exit":0})"}));
+  run.line(R"({"type":"a"})", 1).line(R"({"type":"a"})", 1).time(5);
   EXPECT_EQ(run.failure_kind(), "leftover");
   EXPECT_EQ(run.engine().ending().code, 1);
 }

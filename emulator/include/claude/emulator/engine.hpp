@@ -18,7 +18,8 @@
 // The first failure ends the run (exit 1): a mismatching response, a wait that times out or that
 // stdin EOF makes hopeless, a header argv/env check, a closed stdout. After the last step the
 // engine waits (up to timeout_ms) for stdin EOF like the real CLI, then exits 0. At the end, in
-// strict mode, SDK lines no step consumed fail the run ("leftover"). A scripted exit/kill/hang ends
+// strict mode, SDK lines no step consumed fail the run ("leftover"); a line that no expect not yet
+// done could ever match fails it at once ("unexpected"). A scripted exit/kill/hang ends
 // it as scripted when nothing failed.
 //
 // How it fails: never throws for anything an SDK sends; every failure is a `Failure` in the report.
@@ -109,6 +110,10 @@ class Engine {
 
   bool causal() const { return scenario_.header.order == Order::causal; }
   void advance(Millis now);
+  // Strict mode: the SDK line at transcript index `transcript`, still pending after advance(),
+  // that no expect not yet done can match ends the run now ("unexpected"), naming the line, its
+  // number on stdin and the closest expect, instead of waiting out timeout_ms.
+  void fail_if_unexpected(std::size_t transcript);
   bool run_step(Step& step, std::size_t index, Millis now);  // true when the step is done
   // A wait step's attempt: true when satisfied (or failed: then finished_ is set).
   bool try_wait(const Step& step, std::size_t index);

@@ -136,6 +136,17 @@ LoadResult load_scenario_file(const std::filesystem::path& path);
 // The same from text in memory; `name` stands for the file name in errors.
 LoadResult load_scenario_text(std::string_view text, std::string name);
 
+// A multi-run scenario (docs/scenario.md, "Several runs"): several scenarios or recordings in one
+// file, each part starting at its own header line (a JSON object with a top-level "scenario" or
+// "recording" key); a file with one header is a file of one part. Every part is loaded as
+// load_scenario_file would load it alone, errors naming the lines of the whole file.
+struct PartsLoadResult {
+  std::vector<Scenario> parts;  // in file order; empty when `errors` is not
+  std::vector<LoadError> errors;
+  bool ok() const { return errors.empty() && !parts.empty(); }
+};
+PartsLoadResult load_scenario_parts(const std::filesystem::path& path);
+
 // The header's cli_version without loading the steps (for a fast `--version`). nullopt when the
 // file cannot be read or its header has none.
 std::optional<std::string> read_cli_version(const std::filesystem::path& path);

@@ -1,0 +1,47 @@
+#include "claude/conformance/run_files.hpp"
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace claude::conformance {
+
+std::vector<RunFile> read_run_files(const std::filesystem::path& dir) {
+  std::vector<RunFile> runs;
+  for (std::size_t number = 1;; ++number) {
+    const std::string base = "run-" + std::to_string(number);
+    std::ifstream claim(dir / (base + ".started"));
+    if (!claim) break;
+    RunFile run;
+    run.number = number;
+    long pid = 0;
+    if (claim >> pid) run.pid = static_cast<pid_t>(pid);
+    std::ifstream in(dir / (base + ".json"), std::ios::binary);
+    run.report_exists = static_cast<bool>(in);
+    if (in) {
+      std::stringstream text;
+      text << in.rdbuf();
+      auto report = nlohmann::ordered_json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+      if (report.is_object()) run.report = std::move(report);
+    }
+    runs.push_back(std::move(run));
+  }
+  return runs;
+}
+
+std::optional<nlohmann::ordered_json> deciding_report(const std::vector<RunFile>& runs) {
+  if (runs.empty()) return std::nullopt;
+  const RunFile* deciding = &runs.back();
+  for (const RunFile& run : runs) {
+    if (!run.report || run.report->value("verdict", "") != "pass") {
+      deciding = &run;
+      break;
+    }
+  }
+  if (!deciding->report) return std::nullopt;
+  nlohmann::ordered_json report = *deciding->report;
+  report["runs_graded"] = runs.size();
+  return report;
+}
+
+}  // namespace claude::conformance
