@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 #include "claude/emulator/json_text.hpp"
 
@@ -246,6 +247,27 @@ void Engine::on_line(std::string_view line, bool partial, Millis now) {
         deferred_.push_back(Output{Output::Stream::stdout_stream, std::move(bytes), std::nullopt});
       }
     }
+    if (!pending.auto_answered && scenario_.header.lenient && !jsonrpc && id != nullptr &&
+        is_string_equal(member(v, "type"), "control_request")) {
+      if (auto reply = lenient_reply(v, *id)) {
+        pending.auto_answered = true;
+        report_.transcript[index].auto_answered = true;
+        const Json* request = member(v, "request");
+        report_.notes.push_back(
+            "SDK line " + std::to_string(index + 1) + ": " +
+            dump_json(*member(*request, "subtype")) +
+            " that no step expects, answered as the real CLI does (a strict scenario says "
+            "\"lenient\":false)");
+        std::string bytes = dump_json(*reply);
+        bytes.push_back('\n');
+        if (chunk_bytes_.empty()) {
+          write(std::move(bytes), std::nullopt);
+        } else {
+          deferred_.push_back(
+              Output{Output::Stream::stdout_stream, std::move(bytes), std::nullopt});
+        }
+      }
+    }
     const Json* response_id = nullptr;
     if (jsonrpc) {
       if (member(v, "method") == nullptr) response_id = member(v, "id");
@@ -260,6 +282,43 @@ void Engine::on_line(std::string_view line, bool partial, Millis now) {
   }
   pending_.push_back(std::move(pending));
   advance(now);
+}
+
+std::optional<Json> Engine::lenient_reply(const Json& message, const Json& request_id) const {
+  const Json* request = member(message, "request");
+  const Json* subtype = request != nullptr ? member(*request, "subtype") : nullptr;
+  if (subtype == nullptr || (*subtype != "interrupt" && *subtype != "initialize")) {
+    return std::nullopt;
+  }
+  // A step that still waits for it (armed or not) takes it as usual; an initialize is a repeat
+  // only once every step expecting an initialize is done (else it is the session's own, graded).
+  for (std::size_t i = 0; i < scenario_.steps.size(); ++i) {
+    const Step& step = scenario_.steps[i];
+    if (step.verb != Verb::expect || report_.steps[i].status == StepStatus::done) continue;
+    Bindings scratch = bindings_;
+    if (match(step.value, message, scratch).matched) return std::nullopt;
+    const Json* expected = member(step.value, "request");
+    if (*subtype == "initialize" && expected != nullptr &&
+        is_string_equal(member(*expected, "subtype"), "initialize")) {
+      return std::nullopt;
+    }
+  }
+  if (*subtype == "initialize") return auto_initialize_reply(request_id);
+  // CLI 2.1.332 with no turn running: success, nothing queued (its reply to a live interrupt
+  // lists the prompts still queued in the same field).
+  return Json::object(
+      {{"type", "control_response"},
+       {"response",
+        Json::object({{"subtype", "success"},
+                      {"request_id", request_id},
+                      {"response", Json::object({{"still_queued", Json::array()}})}})}});
+}
+
+bool Engine::environment_has(const std::vector<std::pair<std::string, std::string>>& wanted) const {
+  return std::all_of(wanted.begin(), wanted.end(), [&](const auto& entry) {
+    return std::any_of(environment_.begin(), environment_.end(),
+                       [&](const auto& have) { return have == entry; });
+  });
 }
 
 void Engine::on_text(std::string_view bytes, Millis now) {
@@ -544,6 +603,14 @@ bool Engine::run_step(Step& step, std::size_t index, Millis now) {
       break;
     default:
       break;
+  }
+  if (!step.if_env.empty() && !environment_has(step.if_env)) {
+    if (std::exchange(if_env_noted_, true)) return true;
+    report_.notes.push_back("line " + std::to_string(step.line) +
+                            " (and any like it) not written: the SDK's environment lacks " +
+                            step.if_env.front().first + "=" + step.if_env.front().second +
+                            ", without which the real CLI does not write it");
+    return true;
   }
   switch (step.verb) {
     case Verb::send: {

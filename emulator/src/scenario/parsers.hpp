@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "claude/emulator/scenario.hpp"
+#include "sdk_line_grading.hpp"
 
 namespace claude::emulator::detail {
 
@@ -59,6 +60,7 @@ class RecordingParser {
   Scenario scenario_;
   std::vector<LoadError> errors_;
   std::map<std::string, std::string, std::less<>> sdk_request_names_;  // recorded id -> var
+  GradingContext grading_;  // what the recording showed so far that grades later SDK lines
   // Causal order: the label of the last SDK line that drives what the CLI writes next (a user
   // turn, an SDK request, an answer to a CLI request), and the labels earlier outputs already
   // wait for (outputs run in file order, so a later one needs them no more).
@@ -75,6 +77,9 @@ class RecordingParser {
   std::string pieces_[3];
   std::size_t piece_line_[3] = {0, 0, 0};
   bool ended_ = false;
+  // The recorded SDK set CLAUDE_CODE_SDK_READS_SESSION_STATE=1: its session_state_changed lines
+  // replay only to SDKs that set it too.
+  bool session_state_gated_ = false;
 };
 
 }  // namespace claude::emulator::detail

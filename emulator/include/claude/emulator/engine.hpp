@@ -141,6 +141,9 @@ class Engine {
   void check_invocation();
   std::string fresh_request_id();
   Json auto_initialize_reply(const Json& request_id) const;
+  // Header::lenient: the real CLI's answer to a control request no step expects, if it has one.
+  std::optional<Json> lenient_reply(const Json& request, const Json& request_id) const;
+  bool environment_has(const std::vector<std::pair<std::string, std::string>>& wanted) const;
   Millis timeout_of(const Step* step) const;
   std::optional<Millis> paced_until(const Step& step) const;
 
@@ -180,6 +183,7 @@ class Engine {
   Millis eof_at_ = 0;           // when stdin EOF arrived
   bool eof_ = false;
   bool finished_ = false;
+  bool if_env_noted_ = false;  // one note for the lines if_env kept back
   std::uint64_t rng_state_;
 };
 
