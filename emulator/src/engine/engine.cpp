@@ -439,9 +439,11 @@ std::optional<Millis> Engine::next_deadline() const {
   return due;
 }
 
-std::optional<std::deque<Engine::Pending>::iterator> Engine::find_match(const Json& pattern) {
+std::optional<std::deque<Engine::Pending>::iterator> Engine::find_match(
+    const Json& pattern, std::optional<std::size_t> after) {
   for (auto it = pending_.begin(); it != pending_.end(); ++it) {
     if (!it->json || it->prompt) continue;
+    if (after && it->transcript <= *after) continue;
     if (match(pattern, it->value, bindings_).matched) return it;
   }
   return std::nullopt;
@@ -449,6 +451,8 @@ std::optional<std::deque<Engine::Pending>::iterator> Engine::find_match(const Js
 
 void Engine::consume(std::deque<Pending>::iterator it, std::size_t step) {
   report_.transcript[it->transcript].consumed_by = step;
+  if (consumed_line_.size() < scenario_.steps.size()) consumed_line_.resize(scenario_.steps.size());
+  consumed_line_[step] = it->transcript;
   // Causal waits are satisfied out of file order: the pacing anchor only moves forward.
   if (const auto& t = scenario_.steps[step].recorded_t;
       t && (!causal() || *t >= anchor_recorded_)) {
@@ -791,12 +795,25 @@ bool Engine::run_step(Step& step, std::size_t index, Millis now) {
 
 bool Engine::try_wait(const Step& step, std::size_t index) {
   switch (step.verb) {
-    case Verb::expect:
-      if (auto found = find_match(step.value)) {
+    case Verb::expect: {
+      // An expect with `after` (causal order): only lines that came after those its labelled
+      // waits took, once they are done (a state change keeps its place among the turns).
+      std::optional<std::size_t> after;
+      if (causal()) {
+        for (std::size_t wait : step.waits_for) {
+          if (report_.steps[wait].status != StepStatus::done) return false;
+          if (wait < consumed_line_.size() && consumed_line_[wait] &&
+              (!after || *consumed_line_[wait] > *after)) {
+            after = consumed_line_[wait];
+          }
+        }
+      }
+      if (auto found = find_match(step.value, after)) {
         consume(*found, index);
         return true;
       }
       return false;
+    }
     case Verb::expect_eof:
       if (!eof_) return false;
       if (step.recorded_t && (!causal() || *step.recorded_t >= anchor_recorded_)) {

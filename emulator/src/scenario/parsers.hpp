@@ -55,6 +55,7 @@ class RecordingParser {
   // An output step (send, raw, stderr) of the CLI: its causal dependency, then the step.
   void add_output(Step step, const std::string* reply_to);
   void expect_recorded_prompt(std::size_t line);
+  void order_among_turns(Step& step, const Json& message, const std::string& label);
   void error(std::size_t line, std::string reason);
 
   Scenario scenario_;
@@ -67,6 +68,11 @@ class RecordingParser {
   std::string driver_;
   std::set<std::string, std::less<>> awaited_;
   std::size_t turns_ = 0;
+  // State changes keep their place among the turns: the last turn's label, whether the CLI had
+  // started answering it, and the state changes recorded since it did.
+  std::string last_turn_;
+  bool turn_answered_ = false;
+  std::vector<std::string> changes_since_turn_;
   std::size_t answers_ = 0;
   // Print mode (--print with a text prompt): stdin's text, and the prompt argument.
   bool text_prompt_ = false;

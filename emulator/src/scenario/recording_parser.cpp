@@ -202,6 +202,7 @@ void RecordingParser::expect_recorded_prompt(std::size_t line) {
 void RecordingParser::add_output(Step step, const std::string* reply_to) {
   expect_recorded_prompt(step.line);
   const std::string& cause = reply_to != nullptr ? *reply_to : driver_;
+  if (!last_turn_.empty() && cause == last_turn_) turn_answered_ = true;
   if (!cause.empty() && awaited_.insert(cause).second) step.after.push_back(cause);
   scenario_.steps.push_back(std::move(step));
 }
@@ -237,9 +238,39 @@ void RecordingParser::sdk_line(std::size_t line, const std::string& text) {
   Step step;
   step.verb = Verb::expect;
   step.line = line;
+  order_among_turns(step, message, label);
   step.value = std::move(pattern);
   if (!label.empty()) driver_ = step.label = std::move(label);
   scenario_.steps.push_back(std::move(step));
+}
+
+// A state change (an SDK control request other than initialize and interrupt) recorded once the
+// CLI was answering turn N comes after turn N's line; the next turn comes after it. Changes made
+// before the CLI answered anything of the first turn are set-up: SDKs send them before or just
+// after the first prompt, and the CLI applies them before the turn either way.
+void RecordingParser::order_among_turns(Step& step, const Json& message,
+                                        const std::string& label) {
+  if (!message.is_object() || label.empty()) return;
+  const Json* type = message.contains("type") ? &message["type"] : nullptr;
+  if (type != nullptr && *type == "user") {
+    step.after = std::move(changes_since_turn_);
+    changes_since_turn_.clear();
+    last_turn_ = label;
+    turn_answered_ = false;
+    return;
+  }
+  if (type == nullptr || *type != "control_request" || !message.contains("request") ||
+      !message["request"].is_object()) {
+    return;
+  }
+  const Json& subtype = message["request"].contains("subtype") ? message["request"]["subtype"]
+                                                               : Json();
+  if (subtype == "initialize" || subtype == "interrupt" || last_turn_.empty() ||
+      !turn_answered_) {
+    return;
+  }
+  step.after.push_back(last_turn_);
+  changes_since_turn_.push_back(label);
 }
 
 void RecordingParser::cli_line(std::size_t line, std::string text, bool partial) {

@@ -167,5 +167,60 @@ TEST(RecordingGrading, EveryRecordingFailsWhenOneGradedFieldDiffersAndNamesIt) {
   }
 }
 
+// A state change recorded between two answered turns must come between them in the replay.
+constexpr std::string_view kStateChangeBetweenTurns =
+    R"({"recording":1,"argv":[],"env":{},"cli_version":"2.1.332"}
+{"t":0.1,"dir":"in","line":"{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"one\"}}"}
+{"t":0.2,"dir":"out","line":"{\"type\":\"result\",\"subtype\":\"success\"}"}
+{"t":0.3,"dir":"in","line":"{\"type\":\"control_request\",\"request_id\":\"r1\",\"request\":{\"subtype\":\"set_model\",\"model\":\"m2\"}}"}
+{"t":0.4,"dir":"out","line":"{\"type\":\"control_response\",\"response\":{\"subtype\":\"success\",\"request_id\":\"r1\",\"response\":{}}}"}
+{"t":0.5,"dir":"in","line":"{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"two\"}}"}
+{"t":0.6,"dir":"out","line":"{\"type\":\"result\",\"subtype\":\"success\"}"}
+{"t":0.7,"eof":"in"}
+{"t":0.8,"exit":0}
+)";
+
+Report replay_text(std::string_view recording, const std::vector<std::string>& lines) {
+  auto loaded = load_scenario_text(recording, "rec.ndjson");
+  EXPECT_TRUE(loaded.ok()) << loaded.errors.front().to_string();
+  Engine engine(std::move(*loaded.scenario),
+                parse_invocation(std::vector<std::string>{"--output-format", "stream-json"}), {});
+  engine.start(0);
+  for (const std::string& line : lines) {
+    engine.on_line(line, false, 1);
+    engine.take_output();
+  }
+  engine.on_eof(2);
+  return engine.report();
+}
+
+constexpr const char* kTurnOne = R"({"type":"user","message":{"role":"user","content":"one"}})";
+constexpr const char* kTurnTwo = R"({"type":"user","message":{"role":"user","content":"two"}})";
+constexpr const char* kSetModel =
+    R"({"type":"control_request","request_id":"x","request":{"subtype":"set_model","model":"m2"}})";
+
+TEST(RecordingGrading, AStateChangeBetweenTurnsKeepsItsPlace) {
+  EXPECT_TRUE(replay_text(kStateChangeBetweenTurns, {kTurnOne, kSetModel, kTurnTwo}).passed);
+  EXPECT_FALSE(replay_text(kStateChangeBetweenTurns, {kSetModel, kTurnOne, kTurnTwo}).passed);
+  EXPECT_FALSE(replay_text(kStateChangeBetweenTurns, {kTurnOne, kTurnTwo, kSetModel}).passed);
+}
+
+TEST(RecordingGrading, ConvertWritesTheSamePatterns) {
+  for (const fs::path& file : recordings()) {
+    auto recording = load_scenario_file(file);
+    ASSERT_TRUE(recording.ok());
+    auto converted = load_scenario_text(to_ndjson(*recording.scenario), "converted.ndjson");
+    ASSERT_TRUE(converted.ok()) << file << ": " << converted.errors.front().to_string();
+    const auto& a = recording.scenario->steps;
+    const auto& b = converted.scenario->steps;
+    ASSERT_EQ(a.size(), b.size()) << file;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      if (a[i].verb != Verb::expect) continue;
+      EXPECT_EQ(dump_json(a[i].value), dump_json(b[i].value)) << file << " step " << i;
+      EXPECT_EQ(a[i].after, b[i].after) << file << " step " << i;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace claude::emulator
