@@ -67,6 +67,7 @@ Json report_json(const Report& report) {
   out["verdict"] = report.passed ? "pass" : "fail";
   out["ending"] = ending_json(report.ending);
   out["argv"] = report.args;
+  if (report.truncated) out["truncated"] = *report.truncated;
   if (report.failure) {
     const Failure& f = *report.failure;
     Json failure = Json::object({{"kind", f.kind}, {"message", f.message}});
@@ -132,6 +133,9 @@ std::string report_text(const Report& report) {
            std::to_string(report.steps.size()) + " steps)\n" + notes;
   }
   std::string out = "fake-claude: FAIL " + label + "\n";
+  if (report.truncated && !(report.failure && report.failure->kind == "truncated")) {
+    out += "  " + *report.truncated + "\n";
+  }
   if (!report.failure) return out;
   const Failure& f = *report.failure;
   out += "  " + location(report, f.line) + ": " + f.kind + ": " + f.message + "\n";

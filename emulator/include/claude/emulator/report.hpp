@@ -78,6 +78,8 @@ struct Report {
   std::vector<StepOutcome> steps;
   std::vector<TranscriptEntry> transcript;
   std::vector<std::string> args;
+  // The scenario was a recording cut short (Scenario::truncated): why. Such a replay never passes.
+  std::optional<std::string> truncated;
 };
 
 Json report_json(const Report& report);
