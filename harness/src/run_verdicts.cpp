@@ -60,6 +60,11 @@ void print_one(const nlohmann::json& report, const std::string& prefix, std::ost
           << e.value("reason", "") << '\n';
     }
   }
+  if (report.contains("notes") && report["notes"].is_array()) {
+    for (const auto& note : report["notes"]) {
+      if (note.is_string()) out << prefix << "note: " << note.get<std::string>() << '\n';
+    }
+  }
   if (report.contains("failure") && report["failure"].is_object()) {
     const auto& f = report["failure"];
     out << prefix << f.value("location", "") << ": " << f.value("kind", "") << ": "

@@ -129,9 +129,37 @@ constexpr const char* kNoClaudeCauses =
     "  - CLAUDE_CLI_PATH set inside CMD (harness sets it to its own `claude`)\n"
     "  (or CMD failed before it started claude; --version probes do not count)\n";
 
+// `--relaxed` and `--ignore PATTERN` (repeatable): grading loosened from the command line,
+// passed to fake-claude as FAKE_CLAUDE_STRICT=0 and FAKE_CLAUDE_IGNORE (a JSON array).
+struct ReplayGrading {
+  bool relaxed = false;
+  nlohmann::json ignore = nlohmann::json::array();
+};
+
+// nullopt and a message in `error` when an --ignore value is no valid pattern.
+std::optional<ReplayGrading> replay_grading(const Parsed& p, std::string& error) {
+  ReplayGrading grading;
+  grading.relaxed = has_switch(p, "--relaxed");
+  for (const auto& [name, value] : p.options) {
+    if (name != "--ignore") continue;
+    auto pattern = emulator::Json::parse(value, nullptr, false);
+    if (pattern.is_discarded()) {
+      error = "--ignore needs a JSON pattern, got '" + value + "'";
+      return std::nullopt;
+    }
+    if (auto problem = emulator::check_pattern(pattern)) {
+      error = "--ignore " + value + ": at '" + problem->pointer + "': " + problem->reason;
+      return std::nullopt;
+    }
+    grading.ignore.push_back(nlohmann::json::parse(value));
+  }
+  return grading;
+}
+
 int replay_file(const fs::path& scenario, const std::vector<std::string>& command,
                 const ReplayOutputs& outputs, std::ostream& out, std::ostream& err,
-                const std::optional<std::string>& speed = std::nullopt) {
+                const std::optional<std::string>& speed = std::nullopt,
+                const ReplayGrading& grading = {}) {
   if (speed && !emulator::parse_speed(*speed)) {
     err << "harness: --speed needs a number >= 0 (0: as fast as possible, 1: the recorded pace), "
            "got '"
@@ -176,6 +204,8 @@ int replay_file(const fs::path& scenario, const std::vector<std::string>& comman
       {"FAKE_CLAUDE_REPORT", std::nullopt},  // each run reports into FAKE_CLAUDE_RUNS
       {"CLAUDE_CLI_PATH", (shim.path() / "claude").string()}};
   if (speed) set["FAKE_CLAUDE_SPEED"] = *speed;  // otherwise an inherited value applies
+  if (grading.relaxed) set["FAKE_CLAUDE_STRICT"] = "0";
+  if (!grading.ignore.empty()) set["FAKE_CLAUDE_IGNORE"] = grading.ignore.dump();
   const auto env = environment_with(set);
   // Whatever CMD starts stays ours (setsid and double forks included): every fake-claude is
   // waited for before its report is read, and nothing outlives harness.
@@ -376,7 +406,8 @@ ReplayOutputs replay_outputs(const Parsed& p) {
 }
 
 constexpr const char* kReplayHelp =
-    R"(Usage: harness replay SCENARIO [--report FILE] [--html FILE] [--force] [--speed X] -- CMD...
+    R"(Usage: harness replay SCENARIO [--report FILE] [--html FILE] [--force] [--speed X]
+                      [--relaxed] [--ignore PATTERN]... -- CMD...
 
 Runs CMD (no shell) with a temporary directory first on PATH holding `claude` -> fake-claude,
 and FAKE_CLAUDE_SCENARIO / FAKE_CLAUDE_REPORT set, so whatever CMD starts as `claude` plays
@@ -386,7 +417,10 @@ session as one self-contained HTML page: the verdict, the findings and the SDK <
 diagram with the first mismatch highlighted (same rules for an existing FILE).
 --speed X paces a recording's replies at their recorded times: 1 the recorded pace, 2 twice as
 fast, 0 (the default) as fast as the SDK's requests allow (FAKE_CLAUDE_SPEED).
-Exit status: 0 pass, 1 failed verdict, 2 bad SCENARIO, usage, or the report FILE exists (without
+--relaxed: SDK lines no step consumed do not fail the run (the scenario's "strict":false).
+--ignore PATTERN (repeatable): SDK lines matching the JSON pattern are dropped, as the
+scenario's "ignore" does; e.g. --ignore '{"type":"control_request","request":{"subtype":"interrupt"}}'.
+Exit status: 0 pass, 1 failed verdict, 2 bad SCENARIO, a bad --ignore PATTERN, usage, or the report FILE exists (without
 --force) or cannot be written, 3 CMD failed without a verdict (never ran claude, or failed
 although the scenario passed).
 )";
@@ -424,7 +458,8 @@ Exit status: as for replay and record.
 }  // namespace
 
 int replay_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  const Parsed p = parse(args, {"--report", "--html", "--speed"}, {"--force"});
+  const Parsed p =
+      parse(args, {"--report", "--html", "--speed", "--ignore"}, {"--force", "--relaxed"});
   if (p.help) {
     out << kReplayHelp;
     return kExitPass;
@@ -434,8 +469,14 @@ int replay_command(const std::vector<std::string>& args, std::ostream& out, std:
         << kReplayHelp;
     return kExitUsage;
   }
-  return replay_file(p.positionals[0], p.command, replay_outputs(p), out, err,
-                     option(p, "--speed"));
+  std::string problem;
+  const auto grading = replay_grading(p, problem);
+  if (!grading) {
+    err << "harness replay: " << problem << '\n';
+    return kExitUsage;
+  }
+  return replay_file(p.positionals[0], p.command, replay_outputs(p), out, err, option(p, "--speed"),
+                     *grading);
 }
 
 int record_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {

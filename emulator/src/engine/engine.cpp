@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 #include "claude/emulator/json_text.hpp"
 
@@ -251,6 +252,27 @@ void Engine::on_line(std::string_view line, bool partial, Millis now) {
         deferred_.push_back(Output{Output::Stream::stdout_stream, std::move(bytes), std::nullopt});
       }
     }
+    if (!pending.auto_answered && scenario_.header.lenient && !jsonrpc && id != nullptr &&
+        is_string_equal(member(v, "type"), "control_request")) {
+      if (auto reply = lenient_reply(v, *id)) {
+        pending.auto_answered = true;
+        report_.transcript[index].auto_answered = true;
+        const Json* request = member(v, "request");
+        report_.notes.push_back(
+            "SDK line " + std::to_string(index + 1) + ": " +
+            dump_json(*member(*request, "subtype")) +
+            " that no step expects, answered as the real CLI does (a strict scenario says "
+            "\"lenient\":false)");
+        std::string bytes = dump_json(*reply);
+        bytes.push_back('\n');
+        if (chunk_bytes_.empty()) {
+          write(std::move(bytes), std::nullopt);
+        } else {
+          deferred_.push_back(
+              Output{Output::Stream::stdout_stream, std::move(bytes), std::nullopt});
+        }
+      }
+    }
     const Json* response_id = nullptr;
     if (jsonrpc) {
       if (member(v, "method") == nullptr) response_id = member(v, "id");
@@ -307,6 +329,43 @@ void Engine::fail_if_unexpected(std::size_t transcript) {
   if (report_.failure && closest && it->json) {
     report_.failure->closest = ClosestLine{transcript, differences(*expected, value, bindings_)};
   }
+}
+
+std::optional<Json> Engine::lenient_reply(const Json& message, const Json& request_id) const {
+  const Json* request = member(message, "request");
+  const Json* subtype = request != nullptr ? member(*request, "subtype") : nullptr;
+  if (subtype == nullptr || (*subtype != "interrupt" && *subtype != "initialize")) {
+    return std::nullopt;
+  }
+  // A step that still waits for it (armed or not) takes it as usual; an initialize is a repeat
+  // only once every step expecting an initialize is done (else it is the session's own, graded).
+  for (std::size_t i = 0; i < scenario_.steps.size(); ++i) {
+    const Step& step = scenario_.steps[i];
+    if (step.verb != Verb::expect || report_.steps[i].status == StepStatus::done) continue;
+    Bindings scratch = bindings_;
+    if (match(step.value, message, scratch).matched) return std::nullopt;
+    const Json* expected = member(step.value, "request");
+    if (*subtype == "initialize" && expected != nullptr &&
+        is_string_equal(member(*expected, "subtype"), "initialize")) {
+      return std::nullopt;
+    }
+  }
+  if (*subtype == "initialize") return auto_initialize_reply(request_id);
+  // CLI 2.1.332 with no turn running: success, nothing queued (its reply to a live interrupt
+  // lists the prompts still queued in the same field).
+  return Json::object(
+      {{"type", "control_response"},
+       {"response",
+        Json::object({{"subtype", "success"},
+                      {"request_id", request_id},
+                      {"response", Json::object({{"still_queued", Json::array()}})}})}});
+}
+
+bool Engine::environment_has(const std::vector<std::pair<std::string, std::string>>& wanted) const {
+  return std::all_of(wanted.begin(), wanted.end(), [&](const auto& entry) {
+    return std::any_of(environment_.begin(), environment_.end(),
+                       [&](const auto& have) { return have == entry; });
+  });
 }
 
 void Engine::on_text(std::string_view bytes, Millis now) {
@@ -427,9 +486,11 @@ std::optional<Millis> Engine::next_deadline() const {
   return due;
 }
 
-std::optional<std::deque<Engine::Pending>::iterator> Engine::find_match(const Json& pattern) {
+std::optional<std::deque<Engine::Pending>::iterator> Engine::find_match(
+    const Json& pattern, std::optional<std::size_t> after) {
   for (auto it = pending_.begin(); it != pending_.end(); ++it) {
     if (!it->json || it->prompt) continue;
+    if (after && it->transcript <= *after) continue;
     if (match(pattern, it->value, bindings_).matched) return it;
   }
   return std::nullopt;
@@ -437,6 +498,8 @@ std::optional<std::deque<Engine::Pending>::iterator> Engine::find_match(const Js
 
 void Engine::consume(std::deque<Pending>::iterator it, std::size_t step) {
   report_.transcript[it->transcript].consumed_by = step;
+  if (consumed_line_.size() < scenario_.steps.size()) consumed_line_.resize(scenario_.steps.size());
+  consumed_line_[step] = it->transcript;
   // Causal waits are satisfied out of file order: the pacing anchor only moves forward.
   if (const auto& t = scenario_.steps[step].recorded_t;
       t && (!causal() || *t >= anchor_recorded_)) {
@@ -591,6 +654,14 @@ bool Engine::run_step(Step& step, std::size_t index, Millis now) {
       break;
     default:
       break;
+  }
+  if (!step.if_env.empty() && !environment_has(step.if_env)) {
+    if (std::exchange(if_env_noted_, true)) return true;
+    report_.notes.push_back("line " + std::to_string(step.line) +
+                            " (and any like it) not written: the SDK's environment lacks " +
+                            step.if_env.front().first + "=" + step.if_env.front().second +
+                            ", without which the real CLI does not write it");
+    return true;
   }
   switch (step.verb) {
     case Verb::send: {
@@ -771,12 +842,25 @@ bool Engine::run_step(Step& step, std::size_t index, Millis now) {
 
 bool Engine::try_wait(const Step& step, std::size_t index) {
   switch (step.verb) {
-    case Verb::expect:
-      if (auto found = find_match(step.value)) {
+    case Verb::expect: {
+      // An expect with `after` (causal order): only lines that came after those its labelled
+      // waits took, once they are done (a state change keeps its place among the turns).
+      std::optional<std::size_t> after;
+      if (causal()) {
+        for (std::size_t wait : step.waits_for) {
+          if (report_.steps[wait].status != StepStatus::done) return false;
+          if (wait < consumed_line_.size() && consumed_line_[wait] &&
+              (!after || *consumed_line_[wait] > *after)) {
+            after = consumed_line_[wait];
+          }
+        }
+      }
+      if (auto found = find_match(step.value, after)) {
         consume(*found, index);
         return true;
       }
       return false;
+    }
     case Verb::expect_eof:
       if (!eof_) return false;
       if (step.recorded_t && (!causal() || *step.recorded_t >= anchor_recorded_)) {

@@ -11,7 +11,8 @@
 namespace claude::emulator {
 namespace {
 
-constexpr std::string_view kOperators[] = {"$re", "$any", "$absent", "$type", "$capture", "$var"};
+constexpr std::string_view kOperators[] = {"$re",      "$any", "$absent", "$type",
+                                           "$capture", "$var", "$exact",  "$one_of"};
 constexpr std::string_view kTypes[] = {"string", "number", "integer", "boolean",
                                        "null",   "object", "array"};
 
@@ -124,6 +125,7 @@ class Walker {
       if (value == nullptr) return pass();
       return differ(pointer, "expected the key to be absent, got " + brief(*value), pattern, value);
     }
+    if (op == "$one_of") return walk_one_of(arg, value, pointer, pattern);
     if (value == nullptr) return differ(pointer, "missing", pattern, nullptr);
     if (op == "$any") return pass();
     if (op == "$type") {
@@ -142,6 +144,11 @@ class Walker {
       return differ(pointer, "expected a match for /" + re->pattern() + "/, got " + brief(*value),
                     pattern, value);
     }
+    if (op == "$exact") {
+      if (json_equal(arg, *value)) return pass();
+      return differ(first_unequal(arg, *value, pointer),
+                    "expected exactly " + brief(arg) + ", got " + brief(*value), pattern, value);
+    }
     if (op == "$capture") {
       if (arg.is_string()) captured_[arg.get<std::string>()] = *value;
       return pass();
@@ -158,6 +165,53 @@ class Walker {
                     pattern, value);
     }
     return differ(pointer, "unknown pattern operator " + op, pattern, value);
+  }
+
+  // The first alternative that matches wins (its captures kept); when none does, the difference
+  // reported is that of the alternative that matched most.
+  bool walk_one_of(const Json& alternatives, const Json* value, const std::string& pointer,
+                   const Json& pattern) {
+    std::optional<Walker> best;
+    for (const Json& alternative : alternatives) {
+      Walker trial(bindings_, false, 1);
+      trial.captured_ = captured_;
+      if (trial.walk(alternative, value, pointer)) {
+        captured_ = std::move(trial.captured_);
+        score_ += trial.score_;
+        return true;
+      }
+      if (!best || trial.score_ > best->score_) best.emplace(std::move(trial));
+    }
+    if (best && !best->differences_.empty()) {
+      Difference d = std::move(best->differences_.front());
+      return differ(d.pointer,
+                    d.reason + " (none of the " + std::to_string(alternatives.size()) +
+                        " accepted forms matched)",
+                    pattern, value);
+    }
+    return differ(pointer, "no alternative of $one_of matched", pattern, value);
+  }
+
+  // Where two values first differ, as a JSON Pointer: reports name the field, not the object.
+  static std::string first_unequal(const Json& a, const Json& b, const std::string& pointer) {
+    if (a.is_object() && b.is_object()) {
+      for (auto it = a.begin(); it != a.end(); ++it) {
+        auto other = b.find(it.key());
+        const std::string at = pointer + "/" + escape_pointer_token(it.key());
+        if (other == b.end()) return at;
+        if (!json_equal(it.value(), *other)) return first_unequal(it.value(), *other, at);
+      }
+      for (auto it = b.begin(); it != b.end(); ++it) {
+        if (!a.contains(it.key())) return pointer + "/" + escape_pointer_token(it.key());
+      }
+    } else if (a.is_array() && b.is_array() && a.size() == b.size()) {
+      for (std::size_t i = 0; i < a.size(); ++i) {
+        if (!json_equal(a[i], b[i])) {
+          return first_unequal(a[i], b[i], pointer + "/" + std::to_string(i));
+        }
+      }
+    }
+    return pointer;
   }
 
   const Json* lookup(const std::string& name) const {
@@ -209,6 +263,16 @@ void check(const Json& pattern, const std::string& pointer, PatternNames* names,
     }
     if (op == "$any" || op == "$absent") {
       if (arg != true) error = PatternError{pointer, op + " takes true"};
+    } else if (op == "$exact") {
+      // Any JSON value: compared as is, never read as a pattern.
+    } else if (op == "$one_of") {
+      if (!arg.is_array() || arg.empty()) {
+        error = PatternError{pointer, "$one_of takes a non-empty array of patterns"};
+        return;
+      }
+      for (std::size_t i = 0; i < arg.size(); ++i) {
+        check(arg[i], pointer + "/$one_of/" + std::to_string(i), names, error, depth + 1);
+      }
     } else if (op == "$type") {
       if (!arg.is_string() || std::find(std::begin(kTypes), std::end(kTypes),
                                         arg.get<std::string>()) == std::end(kTypes)) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "claude/emulator/fake_claude.hpp"
+#include "claude/emulator/json_text.hpp"
 #include "claude/recorder/private_file.hpp"
 #include "claude/sdk/line_buffer.hpp"
 #include "process/gathered_write.hpp"
@@ -299,6 +300,8 @@ std::string fake_claude_usage() {
          "  FAKE_CLAUDE_SPEED     replay speed when --speed is not given\n"
          "  FAKE_CLAUDE_RUNS      a directory (set by harness): number this session N, play\n"
          "                        part N of a multi-run scenario, report to DIR/run-N.json\n"
+         "  FAKE_CLAUDE_STRICT    0: SDK lines no step consumed do not fail the run\n"
+         "  FAKE_CLAUDE_IGNORE    JSON array of patterns: SDK lines matching one are dropped\n"
          "  FAKE_CLAUDE_VERDICT   \"stderr\": also write a passing verdict to stderr (by\n"
          "                        default only a failing one is written there)\n"
          "\n"
@@ -318,6 +321,32 @@ Environment current_environment() {
   }
   return out;
 }
+
+namespace {
+
+// `harness replay --relaxed/--ignore` (docs/harness.md): FAKE_CLAUDE_STRICT=0 turns strict mode
+// off; FAKE_CLAUDE_IGNORE holds a JSON array of patterns added to the header's `ignore`.
+std::optional<std::string> apply_overrides(Scenario& scenario, const Environment& environment) {
+  if (const std::string strict = lookup(environment, "FAKE_CLAUDE_STRICT"); !strict.empty()) {
+    if (strict != "0" && strict != "1")
+      return "FAKE_CLAUDE_STRICT must be 0 or 1, got '" + strict + "'";
+    scenario.header.strict = strict == "1";
+  }
+  const std::string ignore = lookup(environment, "FAKE_CLAUDE_IGNORE");
+  if (ignore.empty()) return std::nullopt;
+  const Json patterns = parse_json_or_discarded(ignore);
+  if (!patterns.is_array()) return "FAKE_CLAUDE_IGNORE must be a JSON array of patterns";
+  for (const Json& pattern : patterns) {
+    if (auto error = check_pattern(pattern)) {
+      return "FAKE_CLAUDE_IGNORE: pattern " + dump_json(pattern) + " at '" + error->pointer +
+             "': " + error->reason;
+    }
+    scenario.header.ignore.push_back(pattern);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 int run_fake_claude(std::span<const std::string> args, const Environment& environment) {
   const Clock clock;
@@ -426,6 +455,10 @@ int run_fake_claude(std::span<const std::string> args, const Environment& enviro
       header.accept_unknown_options ? UnknownOptions::accept : UnknownOptions::reject);
   if (invocation.cli_error) {
     return reject_command_line(*loaded.scenario, invocation, report_path, environment);
+  }
+  if (auto problem = apply_overrides(*loaded.scenario, environment)) {
+    write_all(STDERR_FILENO, "fake-claude: " + *problem + "\n");
+    return kExitUsage;
   }
 
   install_signal_handlers();

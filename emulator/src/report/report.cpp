@@ -99,6 +99,7 @@ Json report_json(const Report& report) {
   for (std::size_t index : report.leftover) {
     out["leftover"].push_back(transcript_json(report.transcript[index], index));
   }
+  if (!report.notes.empty()) out["notes"] = report.notes;
   out["steps"] = Json::array();
   for (std::size_t i = 0; i < report.steps.size(); ++i) {
     const StepOutcome& s = report.steps[i];
@@ -125,9 +126,11 @@ std::string report_text(const Report& report) {
   const std::string label = report.name.empty() ? report.file : report.name;
   std::size_t done = 0;
   for (const auto& s : report.steps) done += s.status == StepStatus::done ? 1 : 0;
+  std::string notes;
+  for (const std::string& note : report.notes) notes += "  note: " + note + "\n";
   if (report.passed) {
     return "fake-claude: PASS " + label + " (" + std::to_string(done) + "/" +
-           std::to_string(report.steps.size()) + " steps)\n";
+           std::to_string(report.steps.size()) + " steps)\n" + notes;
   }
   std::string out = "fake-claude: FAIL " + label + "\n";
   if (report.truncated && !(report.failure && report.failure->kind == "truncated")) {
@@ -153,7 +156,7 @@ std::string report_text(const Report& report) {
     if (line.size() > 200) line = line.substr(0, 197) + "...";
     out += "  not consumed: " + line + "\n";
   }
-  return out;
+  return out + notes;
 }
 
 }  // namespace claude::emulator

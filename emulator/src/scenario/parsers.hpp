@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "claude/emulator/scenario.hpp"
+#include "sdk_line_grading.hpp"
 
 namespace claude::emulator::detail {
 
@@ -62,17 +63,24 @@ class RecordingParser {
   // An output step (send, raw, stderr) of the CLI: its causal dependency, then the step.
   void add_output(Step step, const std::string* reply_to);
   void expect_recorded_prompt(std::size_t line);
+  void order_among_turns(Step& step, const Json& message, const std::string& label);
   void error(std::size_t line, std::string reason);
 
   Scenario scenario_;
   std::vector<LoadError> errors_;
   std::map<std::string, std::string, std::less<>> sdk_request_names_;  // recorded id -> var
+  GradingContext grading_;  // what the recording showed so far that grades later SDK lines
   // Causal order: the label of the last SDK line that drives what the CLI writes next (a user
   // turn, an SDK request, an answer to a CLI request), and the labels earlier outputs already
   // wait for (outputs run in file order, so a later one needs them no more).
   std::string driver_;
   std::set<std::string, std::less<>> awaited_;
   std::size_t turns_ = 0;
+  // State changes keep their place among the turns: the last turn's label, whether the CLI had
+  // started answering it, and the state changes recorded since it did.
+  std::string last_turn_;
+  bool turn_answered_ = false;
+  std::vector<std::string> changes_since_turn_;
   std::size_t answers_ = 0;
   // Print mode (--print with a text prompt): stdin's text, and the prompt argument.
   bool text_prompt_ = false;
@@ -83,6 +91,9 @@ class RecordingParser {
   std::string pieces_[3];
   std::size_t piece_line_[3] = {0, 0, 0};
   bool ended_ = false;
+  // The recorded SDK set CLAUDE_CODE_SDK_READS_SESSION_STATE=1: its session_state_changed lines
+  // replay only to SDKs that set it too.
+  bool session_state_gated_ = false;
   std::size_t last_event_line_ = 0;
   std::size_t torn_line_ = 0;  // the last line, cut short by a recorder that stopped mid-write
   std::optional<std::string> gap_note_;  // the first gap event: events the recorder could not write

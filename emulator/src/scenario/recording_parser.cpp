@@ -1,6 +1,6 @@
 // Generalises a recording into steps (DESIGN.md §4): the CLI's lines are replayed verbatim, the
-// SDK's lines become expectations on type+subtype, and request ids the SDK chose are captured so
-// the recorded replies can carry the ids of the live run.
+// SDK's lines become expectations on what they said (sdk_line_grading.hpp), and ids the SDK chose
+// (request ids, hook callback ids) are captured so the recorded lines can carry the live ones.
 #include <cmath>
 #include <csignal>
 
@@ -8,9 +8,12 @@
 #include "claude/emulator/json_text.hpp"
 #include "claude/recorder/base64.hpp"
 #include "parsers.hpp"
+#include "sdk_line_grading.hpp"
 
 namespace claude::emulator::detail {
 namespace {
+
+constexpr const char* kSessionStateVariable = "CLAUDE_CODE_SDK_READS_SESSION_STATE";
 
 int direction_index(char dir) {
   return dir == 'i' ? 0 : dir == 'o' ? 1 : 2;
@@ -29,6 +32,7 @@ RecordingParser::RecordingParser(std::string file) {
   scenario_.from_recording = true;
   scenario_.header.auto_initialize = false;  // the recorded reply is replayed instead
   scenario_.header.order = Order::causal;
+  scenario_.header.lenient = true;  // the real CLI answers an idle interrupt; so does the replay
 }
 
 void RecordingParser::error(std::size_t line, std::string reason) {
@@ -56,6 +60,12 @@ void RecordingParser::header(std::size_t line, const Json& h) {
   const std::string& file = scenario_.file;
   scenario_.header.name = file.substr(file.find_last_of('/') + 1);
   scenario_.header.description = "generalised from recording " + file;
+  // The CLI writes session_state_changed only to an SDK that asked for it through this variable.
+  if (auto env = h.find("env"); env != h.end() && env->is_object()) {
+    if (auto it = env->find(kSessionStateVariable); it != env->end() && *it == "1") {
+      session_state_gated_ = true;
+    }
+  }
   if (auto it = h.find("argv"); it != h.end() && it->is_array()) {
     std::vector<std::string> args;
     for (const auto& arg : *it) {
@@ -232,6 +242,7 @@ void RecordingParser::expect_recorded_prompt(std::size_t line) {
 void RecordingParser::add_output(Step step, const std::string* reply_to) {
   expect_recorded_prompt(step.line);
   const std::string& cause = reply_to != nullptr ? *reply_to : driver_;
+  if (!last_turn_.empty() && cause == last_turn_) turn_answered_ = true;
   if (!cause.empty() && awaited_.insert(cause).second) step.after.push_back(cause);
   scenario_.steps.push_back(std::move(step));
 }
@@ -250,39 +261,56 @@ void RecordingParser::sdk_line(std::size_t line, const std::string& text) {
     pattern = std::move(message);
   } else {
     const std::string& type = message["type"].get_ref<const std::string&>();
-    pattern = Json::object({{"type", type}});
+    std::string capture;
     if (type == "user") label = "turn_" + std::to_string(++turns_);
     if (type == "control_request") {
       const Json& id = message.contains("request_id") ? message["request_id"] : Json();
       if (id.is_string()) {
-        std::string name = "sdk_request_" + std::to_string(sdk_request_names_.size() + 1);
-        pattern["request_id"] = Json::object({{"$capture", name}});
-        label = name;
-        sdk_request_names_[id.get<std::string>()] = std::move(name);
-      }
-      if (message.contains("request") && message["request"].is_object() &&
-          message["request"].contains("subtype")) {
-        pattern["request"] = Json::object({{"subtype", message["request"]["subtype"]}});
+        capture = "sdk_request_" + std::to_string(sdk_request_names_.size() + 1);
+        label = capture;
+        sdk_request_names_[id.get<std::string>()] = capture;
       }
     } else if (type == "control_response") {
       label = "answer_" + std::to_string(++answers_);
-      const Json& response = message.contains("response") ? message["response"] : Json();
-      if (response.is_object()) {
-        pattern["response"] = Json::object();
-        for (const char* key : {"subtype", "request_id"}) {
-          if (response.contains(key)) pattern["response"][key] = response[key];
-        }
-      }
-    } else if (message.contains("subtype") && message["subtype"].is_string()) {
-      pattern["subtype"] = message["subtype"];
     }
+    pattern = graded_sdk_pattern(message, capture, grading_);
   }
   Step step;
   step.verb = Verb::expect;
   step.line = line;
+  order_among_turns(step, message, label);
   step.value = std::move(pattern);
   if (!label.empty()) driver_ = step.label = std::move(label);
   scenario_.steps.push_back(std::move(step));
+}
+
+// A state change (an SDK control request other than initialize and interrupt) recorded once the
+// CLI was answering turn N comes after turn N's line; the next turn comes after it. Changes made
+// before the CLI answered anything of the first turn are set-up: SDKs send them before or just
+// after the first prompt, and the CLI applies them before the turn either way.
+void RecordingParser::order_among_turns(Step& step, const Json& message,
+                                        const std::string& label) {
+  if (!message.is_object() || label.empty()) return;
+  const Json* type = message.contains("type") ? &message["type"] : nullptr;
+  if (type != nullptr && *type == "user") {
+    step.after = std::move(changes_since_turn_);
+    changes_since_turn_.clear();
+    last_turn_ = label;
+    turn_answered_ = false;
+    return;
+  }
+  if (type == nullptr || *type != "control_request" || !message.contains("request") ||
+      !message["request"].is_object()) {
+    return;
+  }
+  const Json& subtype = message["request"].contains("subtype") ? message["request"]["subtype"]
+                                                               : Json();
+  if (subtype == "initialize" || subtype == "interrupt" || last_turn_.empty() ||
+      !turn_answered_) {
+    return;
+  }
+  step.after.push_back(last_turn_);
+  changes_since_turn_.push_back(label);
 }
 
 void RecordingParser::cli_line(std::size_t line, std::string text, bool partial) {
@@ -294,7 +322,27 @@ void RecordingParser::cli_line(std::size_t line, std::string text, bool partial)
     add_output(std::move(step), nullptr);
     return;
   }
-  // Only replies to SDK requests need rewriting; everything else stays the recorded bytes.
+  // Only replies to SDK requests and hook callbacks need rewriting; everything else stays the
+  // recorded bytes. The CLI's requests are remembered: they tell what an SDK answer answers.
+  if (text.find("\"control_request\"") != std::string::npos) {
+    try {
+      Json message = parse_json(text);
+      const Json* id =
+          message.is_object() && message.contains("request_id") ? &message["request_id"] : nullptr;
+      if (id != nullptr && id->is_string() && message.contains("request") &&
+          message["request"].is_object()) {
+        grading_.cli_requests[id->get<std::string>()] = message["request"];
+      }
+      if (map_hook_callback_id(message, grading_)) {
+        step.verb = Verb::send;
+        step.value = std::move(message);
+        add_output(std::move(step), nullptr);
+        return;
+      }
+    } catch (const Json::exception&) {
+      // Falls through: not JSON, so it is replayed verbatim like any other line.
+    }
+  }
   if (!sdk_request_names_.empty() && text.find("\"control_response\"") != std::string::npos) {
     try {
       Json message = parse_json(text);
@@ -320,6 +368,13 @@ void RecordingParser::cli_line(std::size_t line, std::string text, bool partial)
   }
   step.verb = Verb::send;
   step.verbatim = true;
+  if (session_state_gated_ && text.find("\"session_state_changed\"") != std::string::npos) {
+    const Json message = parse_json_or_discarded(text);
+    if (message.is_object() && message.value("type", Json()) == "system" &&
+        message.value("subtype", Json()) == "session_state_changed") {
+      step.if_env.emplace_back(kSessionStateVariable, "1");
+    }
+  }
   step.text = std::move(text);
   step.text.push_back('\n');
   // A replay holds every line until it is sent: no spare capacity. parse_json leaves one spare

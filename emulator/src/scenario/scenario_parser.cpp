@@ -35,7 +35,7 @@ constexpr VerbSpec kVerbs[] = {
 };
 
 // Accepted on every verb; where they make sense is checked with the whole file (resolve_waits).
-constexpr std::string_view kOrderModifiers[] = {"label", "after", "malformed"};
+constexpr std::string_view kOrderModifiers[] = {"label", "after", "malformed", "if_env"};
 
 // " (did you mean 'x'?)" when `word` is a likely typo of one of `names`, else "".
 template <typename Names>
@@ -52,7 +52,7 @@ constexpr std::string_view kHeaderKeys[] = {
     "scenario",   "name",      "description",     "cli_version",    "protocol",
     "argv",       "env",       "auto_initialize", "ignore",         "strict",
     "timeout_ms", "driver",    "observe",         "observe_absent", "observe_should",
-    "order",      "truncated", "unknown_options"};
+    "order",      "truncated", "unknown_options", "lenient"};
 
 std::optional<Millis> non_negative_ms(const Json& value) {
   if (!value.is_number_integer() && !value.is_number_unsigned()) return std::nullopt;
@@ -224,6 +224,13 @@ void ScenarioParser::header(std::size_t line, const Json& h) {
             "\"accept\" (for a fork of the CLI)");
     }
   }
+  if (auto it = h.find("lenient"); it != h.end()) {
+    if (it->is_boolean()) {
+      header.lenient = it->get<bool>();
+    } else {
+      error(line, "header 'lenient' must be a boolean");
+    }
+  }
   if (auto it = h.find("strict"); it != h.end()) {
     if (it->is_boolean()) {
       header.strict = it->get<bool>();
@@ -329,6 +336,18 @@ void ScenarioParser::step(std::size_t line, Json s) {
         });
     if (!names) return error(line, "'after' takes a non-empty array of labels");
     for (const auto& name : *it) step.after.push_back(name.get<std::string>());
+  }
+  if (auto it = s.find("if_env"); it != s.end()) {
+    const bool strings =
+        it->is_object() && !it->empty() &&
+        std::all_of(it->begin(), it->end(), [](const Json& value) { return value.is_string(); });
+    if (!strings) return error(line, "'if_env' takes an object of NAME: \"value\" strings");
+    if (spec->verb != Verb::send && spec->verb != Verb::raw && spec->verb != Verb::stderr_text) {
+      return error(line, "'if_env' conditions a line the fake writes (send, raw, stderr)");
+    }
+    for (auto env = it->begin(); env != it->end(); ++env) {
+      step.if_env.emplace_back(env.key(), env->get<std::string>());
+    }
   }
 
   switch (spec->verb) {

@@ -41,6 +41,7 @@ Json header_json(const Scenario& scenario) {
   }
   if (!h.ignore.empty()) out["ignore"] = h.ignore;
   if (h.strict != defaults.strict) out["strict"] = h.strict;
+  if (h.lenient != defaults.lenient) out["lenient"] = h.lenient;
   if (h.timeout_ms != defaults.timeout_ms) out["timeout_ms"] = h.timeout_ms;
   if (h.driver) out["driver"] = *h.driver;
   return out;
@@ -110,6 +111,10 @@ Json step_json(const Step& step) {
   if (!step.label.empty()) out["label"] = step.label;
   if (!step.malformed.empty()) out["malformed"] = step.malformed;
   if (!step.after.empty()) out["after"] = step.after;
+  if (!step.if_env.empty()) {
+    out["if_env"] = Json::object();
+    for (const auto& [name, value] : step.if_env) out["if_env"][name] = value;
+  }
   return out;
 }
 

@@ -157,7 +157,7 @@ TEST(CausalOrderLoad, BadLabelsAreFileLineErrors) {
   auto loaded = load_scenario_text(
       scenario({R"({"send":{},"label":"s"})", R"({"expect":{},"label":"t"})",
                 R"({"expect":{},"label":"t"})", R"({"send":{},"after":["nope"]})",
-                R"({"expect":{},"after":["t"]})", R"({"send":{},"after":[]})"},
+                R"({"expect_eof":true,"after":["t"]})", R"({"send":{},"after":[]})"},
                R"({"scenario":1,"order":"causal"})"),
       "s.ndjson");
   ASSERT_EQ(loaded.errors.size(), 5u);

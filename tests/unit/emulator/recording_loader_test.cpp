@@ -33,7 +33,7 @@ TEST(RecordingLoader, SdkControlRequestBecomesExpectWithCapturedId) {
   EXPECT_EQ(s.steps[0].verb, Verb::expect);
   EXPECT_EQ(
       dump_json(s.steps[0].value),
-      R"({"type":"control_request","request_id":{"$capture":"sdk_request_1"},"request":{"subtype":"initialize"}})");
+      R"({"type":"control_request","request_id":{"$capture":"sdk_request_1"},"request":{"subtype":"initialize","hooks":{"$one_of":[{"$absent":true},null,{"$exact":{}}]},"sdkMcpServers":{"$one_of":[{"$absent":true},{"$exact":[]}]},"agents":{"$one_of":[{"$absent":true},null,{"$exact":{}}]},"appendSystemPrompt":{"$one_of":[{"$absent":true},null,""]},"jsonSchema":{"$one_of":[{"$absent":true},null]},"systemPrompt":{"$one_of":[{"$absent":true},"",{"$exact":[""]}]}}})");
   EXPECT_EQ(s.steps[0].line, 2u);
 }
 
@@ -58,16 +58,20 @@ TEST(RecordingLoader, OtherCliLinesAreSentVerbatim) {
   EXPECT_EQ(s.steps[0].text, "{\"type\":\"system\",  \"subtype\":\"init\"}\n");
 }
 
-TEST(RecordingLoader, SdkDataLinesExpectTypeAndSubtype) {
+TEST(RecordingLoader, SdkLinesAreGradedOnWhatTheySaid) {
   Scenario s = load_ok(
       R"({"t":0.1,"dir":"in","line":"{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"hi\"}}"})"
       "\n"
       R"({"t":0.2,"dir":"in","line":"{\"type\":\"control_response\",\"response\":{\"subtype\":\"success\",\"request_id\":\"cli-1\",\"response\":{\"behavior\":\"allow\"}}}"})"
       "\n");
   ASSERT_EQ(s.steps.size(), 2u);
-  EXPECT_EQ(dump_json(s.steps[0].value), R"({"type":"user"})");
-  EXPECT_EQ(dump_json(s.steps[1].value),
-            R"({"type":"control_response","response":{"subtype":"success","request_id":"cli-1"}})");
+  EXPECT_EQ(
+      dump_json(s.steps[0].value),
+      R"({"type":"user","message":{"role":"user","content":{"$one_of":["hi",{"$exact":[{"type":"text","text":"hi"}]}]}},"parent_tool_use_id":{"$one_of":[{"$absent":true},null]}})");
+  // Not knowing what it answers (no recorded CLI request), the answer is graded exactly.
+  EXPECT_EQ(
+      dump_json(s.steps[1].value),
+      R"({"type":"control_response","response":{"subtype":"success","request_id":"cli-1","response":{"$exact":{"behavior":"allow"}}}})");
 }
 
 TEST(RecordingLoader, PiecesMarkedMoreAreJoined) {

@@ -138,7 +138,9 @@ class Engine {
   // One piece of a chunked send (Output::own_write).
   void write_chunk(std::string bytes, std::size_t step);
   void write_message(const Json& message, std::optional<std::size_t> step);
-  std::optional<std::deque<Pending>::iterator> find_match(const Json& pattern);
+  // The first pending line matching `pattern` that arrived after transcript index `after`.
+  std::optional<std::deque<Pending>::iterator> find_match(const Json& pattern,
+                                                          std::optional<std::size_t> after = {});
   void consume(std::deque<Pending>::iterator it, std::size_t step);
   void fail(std::string kind, std::optional<std::size_t> step, std::string message,
             const Json* expected = nullptr, const Json* response_target = nullptr);
@@ -146,6 +148,9 @@ class Engine {
   void check_invocation();
   std::string fresh_request_id();
   Json auto_initialize_reply(const Json& request_id) const;
+  // Header::lenient: the real CLI's answer to a control request no step expects, if it has one.
+  std::optional<Json> lenient_reply(const Json& request, const Json& request_id) const;
+  bool environment_has(const std::vector<std::pair<std::string, std::string>>& wanted) const;
   Millis timeout_of(const Step* step) const;
   std::optional<Millis> paced_until(const Step& step) const;
 
@@ -185,6 +190,10 @@ class Engine {
   Millis eof_at_ = 0;           // when stdin EOF arrived
   bool eof_ = false;
   bool finished_ = false;
+  bool if_env_noted_ = false;  // one note for the lines if_env kept back
+  // Causal order: the transcript index of the SDK line each expect step consumed (an expect with
+  // `after` takes only lines that came after those of its labelled waits).
+  std::vector<std::optional<std::size_t>> consumed_line_;
   std::uint64_t rng_state_;
 };
 

@@ -12,6 +12,9 @@
 //      {"$type":"string"}   string, number, integer, boolean, null, object, array
 //      {"$capture":"name"}  any present value, bound to `name` when the whole pattern matches
 //      {"$var":"name"}      a value equal (deeply, key order ignored) to the one bound to `name`
+//      {"$exact":VALUE}     a value deeply equal to VALUE (key order ignored; no extra keys; VALUE
+//                           is data, never read as a pattern)
+//      {"$one_of":[P,...]}  a value matching any of the patterns (one of them may be $absent)
 // The model-stub reuses this matcher for request bodies.
 //
 // How it fails: `match` never throws; a failed match says where (a JSON Pointer to the first

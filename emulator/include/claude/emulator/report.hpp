@@ -72,6 +72,9 @@ struct Report {
   Ending ending;
   std::optional<Failure> failure;
   std::vector<std::size_t> leftover;  // transcript indices of SDK lines no step consumed
+  // What the run let pass without failing it: control requests answered as the real CLI does
+  // (Header::lenient), lines not written because the SDK does not meet their if_env.
+  std::vector<std::string> notes;
   std::vector<StepOutcome> steps;
   std::vector<TranscriptEntry> transcript;
   std::vector<std::string> args;

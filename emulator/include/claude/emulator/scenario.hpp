@@ -81,6 +81,9 @@ struct Step {
   // Causal order: indices of the earlier wait steps this step needs done before it runs, from
   // `after`, the variables it uses and (respond) the expect it answers. Set by the loader.
   std::vector<std::size_t> waits_for;
+  // send/raw/stderr: written only when the replaying SDK's environment has each NAME=value (a
+  // recorded line the real CLI writes only under that condition, docs/scenario.md "if_env").
+  std::vector<std::pair<std::string, std::string>> if_env;
   Verb verb = Verb::send;
   bool verbatim = false;  // send: write `text` (a whole line, '\n' included) unchanged
 };
@@ -102,6 +105,10 @@ struct Header {
   std::optional<Json> initialize_response;  // payload of the automatic reply; default if unset
   std::vector<Json> ignore;                 // SDK lines matching any of these are dropped
   bool strict = true;
+  // Answer the control requests the real CLI always answers the same way (an idle `interrupt`,
+  // a repeated `initialize`) when no step expects them, with a note instead of a failure.
+  // Recordings: on.
+  bool lenient = false;
   Millis timeout_ms = 10000;   // default wait of expect/request/expect_eof and after the last step
   std::optional<Json> driver;  // opaque here; read by conformance drivers
 };
