@@ -1,13 +1,13 @@
 // claude-harness-driver-cpp: the conformance driver for the C++ SDK (docs/drivers.md).
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <optional>
 #include <sstream>
 #include <string>
 
+#include "claude/input_file/input_file.hpp"
 #include "claude/sdk/options.hpp"
 #include "driver_run.hpp"
 #include "driver_spec.hpp"
@@ -49,11 +49,10 @@ std::optional<std::string> env(const char* name) {
 }
 
 std::string read_file(const std::string& path, const char* what) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw SpecError(path + ": cannot read " + what);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  std::string error;
+  auto text = input_file::read_input_file(path, error, {input_file::kMaxConfigFileBytes});
+  if (!text) throw SpecError(path + ": cannot read " + what + ": " + error);
+  return std::move(*text);
 }
 
 json spec_from_file(const std::string& path) {

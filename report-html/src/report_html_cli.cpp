@@ -8,6 +8,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "claude/input_file/input_file.hpp"
 #include "claude/report_html/html_report.hpp"
 
 namespace claude::report_html {
@@ -87,18 +88,17 @@ int run_report_html_cli(const std::vector<std::string>& args, std::ostream& out,
 
   std::vector<ReportSource> sources;
   for (const auto& path : inputs) {
-    std::ifstream file(path, std::ios::binary);
-    if (!file) {
-      err << "claude-report-html: " << path << ": cannot open\n";
+    std::string error;
+    const auto text = input_file::read_input_file(path, error);
+    if (!text) {
+      err << "claude-report-html: " << path << ": " << error << '\n';
       return kExitUsage;
     }
-    std::ostringstream text;
-    text << file.rdbuf();
     try {
-      sources.push_back({path, nlohmann::json::parse(text.str())});
+      sources.push_back({path, nlohmann::json::parse(*text)});
     } catch (const nlohmann::json::parse_error& e) {
       // nlohmann reports a byte offset; the line is what a person can find in an editor.
-      const std::string content = text.str();
+      const std::string& content = *text;
       const auto upto = std::min(content.size(), static_cast<std::size_t>(e.byte));
       const auto line = 1 + std::count(content.begin(), content.begin() + upto, '\n');
       err << "claude-report-html: " << path << ":" << line << ": not JSON: " << e.what() << '\n';

@@ -5,6 +5,7 @@
 
 #include "claude/emulator/invocation.hpp"
 #include "claude/emulator/json_text.hpp"
+#include "claude/input_file/excerpt.hpp"
 #include "claude/recorder/base64.hpp"
 #include "parsers.hpp"
 
@@ -62,7 +63,7 @@ void RecordingParser::event(std::size_t line, std::string_view text) {
   try {
     event = parse_json(text);
   } catch (const Json::exception& e) {
-    error(line, std::string("invalid JSON: ") + e.what());
+    error(line, "invalid JSON: " + input_file::excerpt(e.what()));
     return;
   }
   if (!event.is_object() || !event.contains("t")) {
