@@ -18,6 +18,7 @@
 #include "claude/harness/exit_codes.hpp"
 #include "claude/harness/offline_record.hpp"
 #include "claude/harness/tool_locator.hpp"
+#include "claude/input_file/excerpt.hpp"
 #include "claude/input_file/input_file.hpp"
 #include "option_args.hpp"
 
@@ -58,11 +59,12 @@ std::optional<Json> read_json(const fs::path& file, std::string& why) {
     return Json::parse(*text);
   } catch (const Json::parse_error& e) {
     // Turn the byte offset into a line number.
-    const std::string s = text.str();
+    const std::string& s = *text;
     const auto upto = std::min<std::size_t>(e.byte, s.size());
     const auto line =
         1 + std::count(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(upto), '\n');
-    why = file.string() + ":" + std::to_string(line) + ": not valid JSON: " + e.what();
+    why = file.string() + ":" + std::to_string(line) +
+          ": not valid JSON: " + input_file::excerpt(e.what());
     return std::nullopt;
   }
 }

@@ -8,6 +8,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "claude/input_file/excerpt.hpp"
 #include "claude/input_file/input_file.hpp"
 #include "claude/report_html/html_report.hpp"
 
@@ -101,7 +102,8 @@ int run_report_html_cli(const std::vector<std::string>& args, std::ostream& out,
       const std::string& content = *text;
       const auto upto = std::min(content.size(), static_cast<std::size_t>(e.byte));
       const auto line = 1 + std::count(content.begin(), content.begin() + upto, '\n');
-      err << "claude-report-html: " << path << ":" << line << ": not JSON: " << e.what() << '\n';
+      err << "claude-report-html: " << path << ":" << line
+          << ": not JSON: " << input_file::excerpt(e.what()) << '\n';
       return kExitUsage;
     }
   }

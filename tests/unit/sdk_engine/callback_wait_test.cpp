@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <time.h>
 
+#include <memory>
 #include <thread>
 
 #include "claude/sdk/client.hpp"
@@ -27,19 +28,32 @@ json permission_request(const std::string& id) {
                               {"tool_use_id", "t-" + id}});
 }
 
+// A connected client whose permission callback takes `callback` and whose inactivity timeout is
+// `timeout`, over an in-memory CLI.
+struct SlowCallbackClient {
+  SlowCallbackClient(std::chrono::milliseconds timeout, std::chrono::milliseconds callback) {
+    auto slot = std::make_shared<InMemoryTransport*>(nullptr);
+    auto owned = answering_initialize(slot);
+    cli = owned.get();
+    Options o;
+    o.message_inactivity_timeout = timeout;
+    o.can_use_tool = [callback](const ToolPermissionRequest&, const CancelToken&) {
+      std::this_thread::sleep_for(callback);
+      return PermissionDecision::allowed();
+    };
+    client = std::make_unique<Client>(o, std::move(owned));
+    client->connect();
+  }
+  InMemoryTransport* cli = nullptr;
+  std::unique_ptr<Client> client;
+};
+
 TEST(CallbackWaitTest, ConsumerSleepsWhileCallbacksOutlastTheInactivityTimeout) {
-  auto slot = std::make_shared<InMemoryTransport*>(nullptr);
-  auto owned = answering_initialize(slot);
-  InMemoryTransport& cli = *owned;
-  Options o;
-  // Far shorter than the callbacks: on a passed deadline the old wait returned at once, forever.
-  o.message_inactivity_timeout = 50ms;
-  o.can_use_tool = [](const ToolPermissionRequest&, const CancelToken&) {
-    std::this_thread::sleep_for(1200ms);
-    return PermissionDecision::allowed();
-  };
-  Client client(o, std::move(owned));
-  client.connect();
+  // A timeout far shorter than the callbacks: on a passed deadline the old wait returned at
+  // once, over and over.
+  SlowCallbackClient slow(50ms, 1200ms);
+  InMemoryTransport& cli = *slow.cli;
+  Client& client = *slow.client;
   std::thread script([&] {
     cli.push_json(permission_request("p1"));
     next_non_initialize(cli);  // the first answer
@@ -70,20 +84,10 @@ TEST(CallbackWaitTest, ConsumerSleepsWhileCallbacksOutlastTheInactivityTimeout) 
 }
 
 TEST(CallbackWaitTest, InactivityTimeoutStillFiresAfterTheCallbacksEnd) {
-  auto slot = std::make_shared<InMemoryTransport*>(nullptr);
-  auto owned = answering_initialize(slot);
-  InMemoryTransport& cli = *owned;
-  Options o;
-  o.message_inactivity_timeout = 300ms;
-  o.can_use_tool = [](const ToolPermissionRequest&, const CancelToken&) {
-    std::this_thread::sleep_for(600ms);
-    return PermissionDecision::allowed();
-  };
-  Client client(o, std::move(owned));
-  client.connect();
-  cli.push_json(permission_request("p1"));
+  SlowCallbackClient slow(300ms, 600ms);
+  slow.cli->push_json(permission_request("p1"));
   const auto start = std::chrono::steady_clock::now();
-  EXPECT_THROW(client.receive_message(), TimeoutError);
+  EXPECT_THROW(slow.client->receive_message(), TimeoutError);
   const auto waited = std::chrono::steady_clock::now() - start;
   // The timer restarts when the callback ends: callback + timeout, not the timeout alone.
   EXPECT_GE(waited, 850ms);
