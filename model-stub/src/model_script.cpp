@@ -267,7 +267,7 @@ ModelScript parse_model_script(std::string_view text, const std::string& path) {
 ModelScript load_model_script(const std::filesystem::path& path) {
   std::string error;
   auto text = input_file::read_input_file(path, error, {input_file::kMaxConfigFileBytes});
-  if (!text) throw ModelScriptError(path.string(), 0, "model script: " + error);
+  if (!text) throw ModelScriptError(path.string(), 0, error);
   return parse_model_script(*text, path.string());
 }
 
