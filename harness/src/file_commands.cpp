@@ -1,9 +1,4 @@
 // convert, lint and diff: thin command lines over the emulator's loader.
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 #include <optional>
 #include <ostream>
 #include <string_view>
@@ -12,6 +7,7 @@
 #include "claude/harness/exit_codes.hpp"
 #include "claude/harness/harness_cli.hpp"
 #include "claude/harness/structural_diff.hpp"
+#include "claude/recorder/private_file.hpp"
 
 namespace claude::harness {
 namespace {
@@ -27,38 +23,15 @@ void print_errors(const emulator::LoadResult& result, std::ostream& err) {
   for (const auto& e : result.errors) err << e.to_string() << '\n';
 }
 
-// Writes `text` to `path` (created or truncated). O_NONBLOCK on open: a FIFO without a reader
-// fails at once (ENXIO) instead of blocking forever; the writes themselves block as usual.
-std::optional<std::string> write_text_file(const std::string& path, std::string_view text) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC, 0666);
-  if (fd < 0) {
-    if (errno == ENXIO) return std::string("a FIFO with no reader");
-    return std::string(std::strerror(errno));
-  }
-  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-  while (!text.empty()) {
-    const ssize_t n = ::write(fd, text.data(), text.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const std::string reason = std::strerror(errno);
-      ::close(fd);
-      return reason;
-    }
-    text.remove_prefix(static_cast<std::size_t>(n));
-  }
-  if (::close(fd) != 0) return std::string(std::strerror(errno));
-  return std::nullopt;
-}
-
 }  // namespace
 
 int convert_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  static constexpr const char* kHelp = R"(Usage: harness convert RECORDING [-o SCENARIO]
+  static constexpr const char* kHelp = R"(Usage: harness convert RECORDING [-o SCENARIO [--force]]
 
 Writes the editable scenario equivalent to RECORDING (or to any scenario file): SDK lines become
 `expect` steps, CLI lines `send` steps, with request ids captured and volatile fields generalised
-by the emulator's loader. Without -o the scenario goes to stdout. An existing SCENARIO file is
-replaced.
+by the emulator's loader. Without -o the scenario goes to stdout. SCENARIO is created 0600 (it
+holds the session); an existing SCENARIO (or a symlink there) is kept unless --force replaces it.
 Exit status: 0 written, 2 usage error or a RECORDING that does not load (file:line: reason).
 )";
   if (wants_help(args)) {
@@ -66,9 +39,12 @@ Exit status: 0 written, 2 usage error or a RECORDING that does not load (file:li
     return kExitPass;
   }
   std::string input, output;
+  bool force = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     if ((args[i] == "-o" || args[i] == "--output") && i + 1 < args.size()) {
       output = args[++i];
+    } else if (args[i] == "--force") {
+      force = true;
     } else if (input.empty() && !args[i].starts_with("-")) {
       input = args[i];
     } else {
@@ -85,12 +61,16 @@ Exit status: 0 written, 2 usage error or a RECORDING that does not load (file:li
     print_errors(loaded, err);
     return kExitUsage;
   }
+  if (loaded.scenario->truncated) {
+    err << "harness convert: warning: " << *loaded.scenario->truncated
+        << "; the scenario keeps this note in its header and never passes a replay\n";
+  }
   const std::string text = emulator::to_ndjson(*loaded.scenario);
   if (output.empty()) {
     out << text;
     return kExitPass;
   }
-  if (auto problem = write_text_file(output, text)) {
+  if (auto problem = recorder::write_private_file(output, text, force)) {
     err << output << ": cannot write: " << *problem << '\n';
     return kExitUsage;
   }
@@ -101,7 +81,9 @@ int lint_command(const std::vector<std::string>& args, std::ostream& out, std::o
   static constexpr const char* kHelp = R"(Usage: harness lint FILE...
 
 Loads each scenario or recording the way fake-claude does and prints every problem as
-`file:line: reason` (line 0 = the file as a whole).
+`file:line: reason` (line 0 = the file as a whole). A recording cut short (no exit or signal
+event; only its last line may be torn) loads, with a `warning: … truncated recording` line: its
+replay never passes.
 Exit status: 0 every file is valid, 2 some file is not (or usage error).
 )";
   if (wants_help(args)) {
@@ -118,6 +100,8 @@ Exit status: 0 every file is valid, 2 some file is not (or usage error).
     if (!loaded.ok()) {
       ++bad;
       print_errors(loaded, err);
+    } else if (loaded.scenario->truncated) {
+      err << "warning: " << *loaded.scenario->truncated << '\n';
     }
   }
   out << args.size() - bad << " of " << args.size() << " file(s) valid\n";

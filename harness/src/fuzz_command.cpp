@@ -225,7 +225,7 @@ SDK's driver (as `harness check` does) and checks that the SDK neither crashes, 
 result nor mis-answers a control request (docs/fuzz.md). Each finding is minimized and written
 to --out as a scenario.
 
-  --sdk NAME|CMD     cpp, ts, python, or any driver command (see harness check --help)
+  --sdk NAME|CMD     cpp, ts, python, ruby, or any driver command (see harness check --help)
   --time SECONDS     how long to fuzz (default 60); minimizing a last finding may run over
   --seed N           the run's seed (default 1): the same seed and -j play the same scenarios
   -j, --jobs N       drivers at a time (default: the number of cores)

@@ -34,6 +34,7 @@
 #include "claude/harness/shim_directory.hpp"
 #include "claude/harness/tool_locator.hpp"
 #include "option_args.hpp"
+#include "recording_check.hpp"
 
 extern char** environ;
 
@@ -423,6 +424,13 @@ void run_inside(const Prepared& p, const OfflineRecordOptions& options, nlohmann
   if (!fs::exists(p.output)) {
     err << "harness: CMD ended (" << result.describe()
         << ") without running claude: nothing recorded\n";
+    return finish(kExitCommandFailed);
+  }
+  if (auto why = unusable_recording(p.output)) {
+    const fs::path kept = p.output.string() + ".incomplete";
+    fs::rename(p.output, kept, ec);
+    err << "harness: the recording is not usable, " << *why << "\n"
+        << "harness: what was recorded is in " << (ec ? p.output : kept).string() << '\n';
     return finish(kExitCommandFailed);
   }
   if (!result.succeeded()) {

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
+#include <set>
 
 #include "claude/emulator/invocation.hpp"
 #include "claude/emulator/scenario.hpp"
@@ -22,8 +23,10 @@
 #include "claude/harness/harness_cli.hpp"
 #include "claude/harness/shim_directory.hpp"
 #include "claude/harness/tool_locator.hpp"
+#include "claude/recorder/private_file.hpp"
 #include "claude/report_html/html_report.hpp"
 #include "option_args.hpp"
+#include "recording_check.hpp"
 
 namespace claude::harness {
 namespace {
@@ -98,43 +101,15 @@ struct ReportTarget {
 // Refuses, before CMD runs, a report that would replace a file without --force or that has no
 // directory to go to.
 std::optional<std::string> check_report_target(const ReportTarget& target) {
-  std::error_code ec;
-  const auto status = fs::symlink_status(target.path, ec);
-  if (fs::exists(status) && !target.force) {
-    return target.path + " exists; reports are never overwritten without --force";
-  }
-  if (fs::is_directory(status)) return target.path + " is a directory";
-  const fs::path parent = fs::path(target.path).parent_path();
-  if (!parent.empty() && !fs::is_directory(parent, ec)) {
-    return target.path + ": directory " + parent.string() + " does not exist";
+  if (auto problem = recorder::private_file_problem(target.path, target.force)) {
+    return target.path + ": " + *problem;
   }
   return std::nullopt;
 }
 
-// Written beside the target (0600) and then linked into place (no --force: fails if the file
-// appeared meanwhile) or renamed over it (--force), so no reader ever sees half a file.
+// The one overwrite rule (claude/recorder/private_file.hpp): 0600, linked or renamed into place.
 std::optional<std::string> place_private_file(std::string_view text, const ReportTarget& target) {
-  const std::string temporary = target.path + ".tmp." + std::to_string(::getpid());
-  ::unlink(temporary.c_str());  // a stale one could keep another mode: create it afresh, 0600
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  if (fd < 0) return std::strerror(errno);
-  std::string_view rest(text);
-  while (!rest.empty()) {
-    const ssize_t n = ::write(fd, rest.data(), rest.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) break;
-    rest.remove_prefix(static_cast<std::size_t>(n));
-  }
-  const bool written = rest.empty() && ::close(fd) == 0;
-  if (!rest.empty()) ::close(fd);
-  const bool placed =
-      written && (target.force ? ::rename(temporary.c_str(), target.path.c_str()) == 0
-                               : ::link(temporary.c_str(), target.path.c_str()) == 0);
-  const int saved = errno;
-  if (!placed || !target.force) ::unlink(temporary.c_str());
-  if (placed) return std::nullopt;
-  if (saved == EEXIST) return "it exists; reports are never overwritten without --force";
-  return std::strerror(saved);
+  return recorder::write_private_file(target.path, text, target.force);
 }
 
 std::optional<std::string> keep_report_file(const fs::path& source, const ReportTarget& target) {
@@ -257,6 +232,60 @@ int replay_file(const fs::path& scenario, const std::vector<std::string>& comman
   return kExitPass;
 }
 
+std::set<fs::path> files_in(const fs::path& directory) {
+  std::set<fs::path> files;
+  std::error_code ec;
+  for (fs::directory_iterator it(directory, ec), end; !ec && it != end; it.increment(ec)) {
+    files.insert(it->path());
+  }
+  return files;
+}
+
+// `harness record -o DIR/`: claude-tee names one file per session there. Each new one must be a
+// complete recording that loads; the others are renamed NAME.incomplete and the exit is 3.
+int record_into_directory(const fs::path& directory, const fs::path& tee,
+                          const std::optional<std::string>& real_cli,
+                          const std::vector<std::string>& command, std::ostream& out,
+                          std::ostream& err) {
+  const std::set<fs::path> before = files_in(directory);
+  ShimDirectory shim(tee);
+  std::map<std::string, std::optional<std::string>> set{
+      {"PATH", shim.path_variable()}, {"CLAUDE_TEE_OUT", fs::absolute(directory).string() + "/"}};
+  if (real_cli) set["CLAUDE_TEE_REAL_CLI"] = fs::absolute(*real_cli).string();
+  const CommandResult result = run_command(command, environment_with(set));
+  if (!result.started) {
+    err << "harness: " << result.describe() << '\n';
+    return kExitCommandFailed;
+  }
+  std::size_t recorded = 0;
+  std::size_t unusable = 0;
+  for (const fs::path& file : files_in(directory)) {
+    if (before.count(file) != 0) continue;
+    ++recorded;
+    if (auto why = unusable_recording(file)) {
+      ++unusable;
+      std::error_code ec;
+      fs::rename(file, file.string() + ".incomplete", ec);
+      err << "harness: " << file.string() << " is not usable, " << *why << "\n";
+    }
+  }
+  if (recorded == 0) {
+    err << "harness: CMD ended (" << result.describe()
+        << ") without running claude: nothing recorded\n";
+    return kExitCommandFailed;
+  }
+  if (unusable != 0 || !result.succeeded()) {
+    if (!result.succeeded()) err << "harness: CMD failed (" << result.describe() << ")\n";
+    return kExitCommandFailed;
+  }
+  out << "harness: recorded " << recorded << " session(s) in " << directory.string() << '\n';
+  return kExitPass;
+}
+
+// Runs CMD with claude-tee recording into a fresh file beside `output`, and links that file to
+// `output` (never replacing a file) only when it is a complete recording that loads. Anything
+// else leaves `output` as it was and exits 3; an incomplete recording is kept as
+// OUTPUT.incomplete.
 int record_file(const fs::path& output, const std::optional<std::string>& real_cli,
                 const std::vector<std::string>& command, std::ostream& out, std::ostream& err) {
   fs::path tee;
@@ -266,19 +295,40 @@ int record_file(const fs::path& output, const std::optional<std::string>& real_c
     err << "harness: " << e.what() << '\n';
     return kExitUsage;
   }
+  if (output.string().ends_with("/"))
+    return record_into_directory(output, tee, real_cli, command, out, err);
+  const fs::path fresh = output.string() + ".recording-" + std::to_string(::getpid());
+  std::error_code ec;
+  fs::remove(fresh, ec);
   ShimDirectory shim(tee);
   std::map<std::string, std::optional<std::string>> set{
-      {"PATH", shim.path_variable()}, {"CLAUDE_TEE_OUT", fs::absolute(output).string()}};
+      {"PATH", shim.path_variable()}, {"CLAUDE_TEE_OUT", fs::absolute(fresh).string()}};
   if (real_cli) set["CLAUDE_TEE_REAL_CLI"] = fs::absolute(*real_cli).string();
   const CommandResult result = run_command(command, environment_with(set));
   if (!result.started) {
     err << "harness: " << result.describe() << '\n';
     return kExitCommandFailed;
   }
-  if (!fs::exists(output)) {
+  if (!fs::exists(fresh)) {
     err << "harness: CMD ended (" << result.describe()
         << ") without running claude: nothing recorded\n";
     return kExitCommandFailed;
+  }
+  if (auto why = unusable_recording(fresh)) {
+    const fs::path kept = output.string() + ".incomplete";
+    fs::rename(fresh, kept, ec);
+    err << "harness: the recording is not usable, " << *why << "\n"
+        << "harness: " << output.string() << " left as it was"
+        << (ec ? "" : "; what was recorded is in " + kept.string()) << '\n';
+    if (ec) fs::remove(fresh, ec);
+    return kExitCommandFailed;
+  }
+  const bool placed = ::link(fresh.c_str(), output.c_str()) == 0;
+  const std::string why_not = std::strerror(errno);
+  fs::remove(fresh, ec);
+  if (!placed) {
+    err << "harness: cannot put the recording at " << output.string() << ": " << why_not << '\n';
+    return kExitUsage;
   }
   if (!result.succeeded()) {
     err << "harness: CMD failed (" << result.describe() << "); recording kept at "
@@ -289,21 +339,23 @@ int record_file(const fs::path& output, const std::optional<std::string>& real_c
   return kExitPass;
 }
 
-// Records into a fresh file beside `cassette` and moves it into place only when CMD succeeded,
-// so a failed recording never replaces a good cassette.
+// A cassette is replaced only by a complete recording that loads, and only when CMD succeeded:
+// a failed or cut recording never replaces a good cassette.
 int record_cassette(const fs::path& cassette, const std::optional<std::string>& real_cli,
                     const std::vector<std::string>& command, std::ostream& out, std::ostream& err) {
-  const fs::path fresh = cassette.string() + ".recording-" + std::to_string(::getpid());
+  const fs::path fresh = cassette.string() + ".complete-" + std::to_string(::getpid());
   const int rc = record_file(fresh, real_cli, command, out, err);
   std::error_code ec;
   if (rc != kExitPass) {
     fs::remove(fresh, ec);
+    fs::remove(fresh.string() + ".incomplete", ec);
     return rc;
   }
   fs::rename(fresh, cassette, ec);
   if (ec) {
     err << "harness: cannot move " << fresh.string() << " to " << cassette.string() << ": "
         << ec.message() << '\n';
+    fs::remove(fresh, ec);
     return kExitUsage;
   }
   out << "harness: cassette " << cassette.string() << " recorded\n";
@@ -340,8 +392,11 @@ constexpr const char* kRecordHelp = R"(Usage: harness record -o FILE [--real-cli
 Runs CMD (no shell) with `claude` -> claude-tee first on PATH and CLAUDE_TEE_OUT=FILE, so the
 session CMD starts is recorded. The real CLI is PATH (CLAUDE_TEE_REAL_CLI), else the next
 `claude` on PATH or in the usual install places. FILE is never overwritten; a FILE ending in '/'
-is a directory that receives one recording per session.
-Exit status: 0 recorded, 2 usage error or FILE exists, 3 CMD failed or never ran claude.
+is a directory that receives one recording per session. The session is recorded beside FILE and
+put at FILE only once it is a complete recording (ending in its exit or signal event) that loads.
+Exit status: 0 recorded, 2 usage error or FILE exists, 3 CMD failed, never ran claude, or the
+recording is incomplete or does not load (a full disk, a killed recorder): FILE is then left as
+it was and what was recorded is kept as FILE.incomplete.
 With --offline the real CLI talks to model-stub instead of the API, in a loopback-only network
 namespace: `harness record --offline --help`.
 )";
@@ -352,7 +407,8 @@ constexpr const char* kRunHelp =
 The VCR workflow. Modes:
   once     replay FILE when it exists, otherwise record it with the real CLI
   replay   only replay; a missing FILE is an error (exit 2)
-  record   always record again; FILE is replaced only when CMD succeeds
+  record   always record again; FILE is replaced only when CMD succeeds and the new
+           recording is complete and loads (else exit 3 and FILE stays as it was)
   auto     the default: `replay` when the environment has CI=true (CI never records
            silently), `once` otherwise
 Replay is strict: a scripted step that never ran fails the verdict. --report, --html and --force

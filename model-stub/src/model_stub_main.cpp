@@ -19,7 +19,7 @@ constexpr int kExitOk = 0;
 constexpr int kExitUsage = 2;
 
 constexpr std::string_view kHelp =
-    R"(Usage: model-stub --script FILE [--port N] [--log FILE] [--check] [limits]
+    R"(Usage: model-stub --script FILE [--port N] [--log FILE [--force]] [--check] [limits]
 
 A scripted fake of the Anthropic Messages API for running the real Claude Code CLI offline.
 Serves POST /v1/messages (SSE when the body has "stream":true, JSON otherwise) on 127.0.0.1
@@ -29,8 +29,10 @@ script (NDJSON, see docs/model-stub.md and docs/model-script.schema.json).
 Options:
   --script FILE  the model script (required)
   --port N       TCP port on 127.0.0.1; 0 (the default) lets the system pick a free one
-  --log FILE     append one NDJSON line per request served (x-api-key, authorization and
-                 cookies redacted)
+  --log FILE     write one NDJSON line per request served to FILE, created 0600 (secret
+                 headers and known secrets in bodies redacted); an existing FILE (or a
+                 symlink) is refused unless --force replaces it
+  --force        replace an existing --log FILE
   --check        validate the model script and exit
 Limits (a connection past a timeout is closed; see docs/model-stub.md):
   --idle-timeout-ms N    wait for the next request on a connection (default 300000)
@@ -52,6 +54,7 @@ Exit codes: 0 stopped by a signal (or --check passed), 2 usage error, bad model 
 struct Options {
   std::string script;
   std::string log;
+  bool force = false;
   std::uint16_t port = 0;
   bool check = false;
   claude::model_stub::ServerLimits limits;
@@ -103,6 +106,8 @@ int main(int argc, char** argv) {
     }
     if (arg == "--check") {
       options.check = true;
+    } else if (arg == "--force") {
+      options.force = true;
     } else if (arg.starts_with("--script")) {
       auto v = value("--script");
       if (!v) return usage_error("--script needs a FILE");
@@ -151,7 +156,7 @@ int main(int argc, char** argv) {
 
   try {
     std::optional<claude::model_stub::RequestLog> log;
-    if (!options.log.empty()) log.emplace(options.log);
+    if (!options.log.empty()) log.emplace(options.log, options.force);
     claude::model_stub::ScriptedModel model(std::move(script));
     boost::asio::io_context io;
     claude::model_stub::Server server(io, model, log ? &*log : nullptr, options.port,

@@ -1,5 +1,7 @@
 #include "claude/model_stub/request_log.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -7,6 +9,8 @@
 #include <string>
 
 #include "claude/emulator/json_text.hpp"
+#include "claude/recorder/private_file.hpp"
+#include "claude/recorder/redactor.hpp"
 #include "json_text.hpp"
 
 namespace claude::model_stub {
@@ -45,11 +49,17 @@ Json request_log_entry(std::size_t seq, const ApiRequest& request, const ApiResp
               {"outcome", response.outcome}};
 }
 
-RequestLog::RequestLog(const std::filesystem::path& path)
-    : path_(path),
-      out_(path, std::ios::binary | std::ios::app),
-      opened_(std::chrono::steady_clock::now()) {
-  if (!out_) throw std::runtime_error("cannot open request log " + path.string() + " for writing");
+RequestLog::RequestLog(const std::filesystem::path& path, bool replace)
+    : path_(path), opened_(std::chrono::steady_clock::now()) {
+  std::string reason;
+  fd_ = recorder::open_private_file(path, replace, reason);
+  if (fd_ < 0) {
+    throw std::runtime_error("cannot create request log " + path.string() + ": " + reason);
+  }
+}
+
+RequestLog::~RequestLog() {
+  if (fd_ >= 0) ::close(fd_);
 }
 
 void RequestLog::record(const ApiRequest& request, const ApiResponse& response) {
@@ -59,9 +69,14 @@ void RequestLog::record(const ApiRequest& request, const ApiResponse& response) 
   for (auto it = entry.begin(); it != entry.end(); ++it) {
     if (it.key() != "seq") line[it.key()] = it.value();
   }
-  out_ << compact_json(line) << '\n';
-  out_.flush();
-  if (!out_) throw std::runtime_error("cannot write request log " + path_.string());
+  // Request bodies carry prompts and tool results, which may quote keys and credentials files:
+  // the line goes through the recorder's rules, which also find secrets inside escaped strings.
+  static const recorder::Redactor redactor = recorder::Redactor::with_builtin_rules();
+  std::string text = redactor.redact_copy(compact_json(line));
+  text.push_back('\n');
+  if (!recorder::write_all_to(fd_, text)) {
+    throw std::runtime_error("cannot write request log " + path_.string());
+  }
 }
 
 }  // namespace claude::model_stub

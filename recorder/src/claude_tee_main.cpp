@@ -41,6 +41,9 @@ Environment:
                          exists) that receives a uniquely named file; default ./claude-recordings/
   CLAUDE_TEE_REDACT      file of extra redaction rules, one `name<TAB>RE2` per line
   CLAUDE_TEE_CLI_VERSION version to put in the header instead of asking `<cli> --version`
+  CLAUDE_TEE_HEADER_PATHS  `keep` writes local paths into the header as they are; by default
+                         the recording's and the CLI's paths become file names, the working
+                         directory `.` and the home folder `~`
 
 Exit status: the CLI's own exit status; when the CLI is killed by a signal, claude-tee ends by
 the same signal. 2 when claude-tee cannot start: no real CLI, bad redaction rules, recording
@@ -120,6 +123,14 @@ int main(int argc, char** argv) {
   header.cwd = std::filesystem::current_path(ec).string();
   header.cli = real_cli.string();
   header.started_at = utc_timestamp_now();
+  if (env_value("CLAUDE_TEE_HEADER_PATHS").value_or("") != "keep") {
+    LocalPaths paths;
+    paths.recording = std::filesystem::absolute(writer->path(), ec).string();
+    paths.real_cli = real_cli.string();
+    paths.cwd = header.cwd;
+    paths.home = env_value("HOME").value_or("");
+    hide_local_paths(header, paths);
+  }
 
   TeeConfig config;
   config.real_cli = real_cli;
@@ -134,7 +145,7 @@ int main(int argc, char** argv) {
     std::filesystem::remove(writer->path(), ec);
     fail(e.what());
   }
-  if (auto error = writer->error())
-    std::cerr << "claude-tee: recording incomplete: " << *error << '\n';
+  if (auto losses = writer->losses())
+    std::cerr << "claude-tee: recording incomplete: " << *losses << '\n';
   end_like(outcome);
 }

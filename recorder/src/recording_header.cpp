@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 namespace claude::recorder {
@@ -42,6 +43,57 @@ std::string encode_header_line(const RecordingHeader& header, const Redactor& re
   std::string line = j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
   line.push_back('\n');
   return line;
+}
+
+namespace {
+
+// A path occurs where it is followed by the end, a '/', or a character no path continues with
+// ('"', ' ', ':', '='), so /home/a never rewrites /home/ab.
+bool path_ends_at(std::string_view text, std::size_t end) {
+  if (end >= text.size()) return true;
+  const char c = text[end];
+  return c == '/' || c == '"' || c == ' ' || c == ':' || c == '=' || c == ',' || c == ';';
+}
+
+std::string replace_paths(std::string_view text,
+                          const std::vector<std::pair<std::string, std::string>>& paths) {
+  std::string out;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    bool replaced = false;
+    for (const auto& [path, replacement] : paths) {
+      if (text.substr(pos).starts_with(path) && path_ends_at(text, pos + path.size()) &&
+          (pos == 0 || text[pos - 1] != '/')) {
+        out += replacement;
+        pos += path.size();
+        replaced = true;
+        break;
+      }
+    }
+    if (!replaced) out.push_back(text[pos++]);
+  }
+  return out;
+}
+
+}  // namespace
+
+void hide_local_paths(RecordingHeader& header, const LocalPaths& paths) {
+  std::vector<std::pair<std::string, std::string>> known;
+  const auto add = [&](const std::string& path, std::string replacement) {
+    // "/" alone would rewrite every absolute path; a relative one is no local path.
+    if (path.size() > 1 && path.front() == '/') known.emplace_back(path, std::move(replacement));
+  };
+  add(paths.recording, std::filesystem::path(paths.recording).filename().string());
+  add(paths.real_cli, std::filesystem::path(paths.real_cli).filename().string());
+  add(paths.cwd, ".");
+  add(paths.home, "~");
+  std::stable_sort(known.begin(), known.end(),
+                   [](const auto& a, const auto& b) { return a.first.size() > b.first.size(); });
+  if (known.empty()) return;
+  for (auto& arg : header.argv) arg = replace_paths(arg, known);
+  for (auto& [name, value] : header.env) value = replace_paths(value, known);
+  header.cwd = replace_paths(header.cwd, known);
+  header.cli = replace_paths(header.cli, known);
 }
 
 std::string utc_timestamp_now() {

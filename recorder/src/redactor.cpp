@@ -15,11 +15,13 @@ struct Redactor::Rule {
   std::string name;
   std::string placeholder;
   std::unique_ptr<RE2> re;
-  // Every match contains this literal; without one the rule runs on every text.
-  std::optional<LiteralFinder> anchor;
+  // Every match contains one of these literals; without any the rule runs on every text.
+  std::vector<LiteralFinder> anchors;
 
   [[nodiscard]] bool may_match(std::string_view text) const {
-    return !anchor || anchor->found_in(text);
+    return anchors.empty() ||
+           std::any_of(anchors.begin(), anchors.end(),
+                       [&](const LiteralFinder& anchor) { return anchor.found_in(text); });
   }
 };
 
@@ -47,15 +49,35 @@ std::string Redactor::placeholder(std::string_view name) {
 }
 
 std::span<const Redactor::BuiltinRule> Redactor::builtin_rules() noexcept {
-  // The anchors: both key rules start with `sk-ant-`; `(?i)bearer` folds ASCII only (no other
-  // code point folds to b, e, a or r); every JSON token field name ends in `oken"`.
-  static constexpr std::array<BuiltinRule, 4> kRules{{
-      {"oauth-token", R"(sk-ant-oat[0-9]*-[A-Za-z0-9_\-]+)", "sk-ant-", false},
-      {"api-key", R"(sk-ant-[A-Za-z0-9_\-]{8,})", "sk-ant-", false},
-      {"bearer-token", R"((?i)\bbearer\s+([A-Za-z0-9._~+/=\-]{8,}))", "bearer", true},
+  // The lines are JSON text whose strings may hold JSON again (a tool_result quoting a credentials
+  // file), so each rule reads a quote as `\\*"` (any depth of nesting), a separator as `\\+t` as
+  // well as a tab, a slash as `\\*/`, and a hyphen of a key as `\\+u002d` as well.
+  // The anchors: both key rules contain `sk-ant-` or an escaped hyphen (`u002`); `(?i)bearer` and
+  // `(?i)authorization` fold ASCII only (no other code point folds to their letters); every JSON
+  // token field name ends in `oken"`, or `oken\` when escaped; a URL with user info contains
+  // `://`, or `\/` when its slashes are escaped.
+  static constexpr std::array<BuiltinRule, 8> kRules{{
       {"oauth-token",
-       R"re("(?:access_token|refresh_token|id_token|accessToken|refreshToken|idToken|oauthToken)"\s*:\s*"([^"\\]{4,})")re",
-       "oken\"", false},
+       R"(sk(?:-|\\+u002[dD])ant(?:-|\\+u002[dD])oat[0-9]*(?:-|\\+u002[dD])(?:[A-Za-z0-9_\-]|\\+u002[dD])+)",
+       "sk-ant-", "u002", false},
+      {"api-key", R"(sk(?:-|\\+u002[dD])ant(?:-|\\+u002[dD])(?:[A-Za-z0-9_\-]|\\+u002[dD]){8,})",
+       "sk-ant-", "u002", false},
+      {"bearer-token",
+       R"((?i)(?:\b|\\[tnrf])bearer(?:\s|\\+[tnrf]|\\+u00(?:09|20))+((?:[A-Za-z0-9._~+/=\-]|\\+/){8,}))",
+       "bearer", "", true},
+      {"basic-auth",
+       R"((?i)authorization(?:\W|\\[tnrf]){1,16}basic(?:\s|\\+[tnrf]|\\+u00(?:09|20))+((?:[A-Za-z0-9+=._~\-]|\\+/){8,}))",
+       "authorization", "", true},
+      {"url-userinfo", R"((?i)\b[a-z][a-z0-9+.\-]*:(?:\\*/){2}([^\s/?#@"\\:]*:[^\s/?#@"\\]+)@)",
+       "://", "\\/", false},
+      {"oauth-token",
+       R"re(\\*"(?:access_token|refresh_token|id_token|accessToken|refreshToken|idToken|oauthToken)\\*"\s*:\s*\\*"((?:[^"\\]|\\+[^"\\]){4,}))re",
+       "oken\"", "oken\\", false},
+      {"oauth-token", R"(\b(?:access_token|refresh_token|id_token)=([^&\s"\\]{4,}))", "_token=", "",
+       false},
+      {"client-secret",
+       R"re((?:\\*"(?:client_secret|clientSecret)\\*"\s*:\s*\\*"|\bclient_secret=)((?:[^"\\&\s]|\\+[^"\\&\s]){4,}))re",
+       "client_secret", "clientSecret", false},
   }};
   return kRules;
 }
@@ -63,18 +85,21 @@ std::span<const Redactor::BuiltinRule> Redactor::builtin_rules() noexcept {
 Redactor Redactor::with_builtin_rules() {
   Redactor r;
   for (const BuiltinRule& rule : builtin_rules()) {
-    r.add_anchored_rule(std::string(rule.name), rule.pattern, "built-in",
-                        LiteralFinder(rule.anchor, rule.anchor_ignores_case));
+    std::vector<LiteralFinder> anchors{LiteralFinder(rule.anchor, rule.anchor_ignores_case)};
+    if (!rule.escaped_anchor.empty()) {
+      anchors.emplace_back(rule.escaped_anchor, rule.anchor_ignores_case);
+    }
+    r.add_anchored_rule(std::string(rule.name), rule.pattern, "built-in", std::move(anchors));
   }
   return r;
 }
 
 void Redactor::add_rule(std::string name, std::string_view re2_pattern, std::string_view origin) {
-  add_anchored_rule(std::move(name), re2_pattern, origin, std::nullopt);
+  add_anchored_rule(std::move(name), re2_pattern, origin, {});
 }
 
 void Redactor::add_anchored_rule(std::string name, std::string_view re2_pattern,
-                                 std::string_view origin, std::optional<LiteralFinder> anchor) {
+                                 std::string_view origin, std::vector<LiteralFinder> anchors) {
   auto re = std::make_unique<RE2>(re2_pattern, rule_options());
   if (!re->ok()) {
     throw RedactionError(std::string(origin) + ": rule '" + name + "': " + re->error());
@@ -83,14 +108,15 @@ void Redactor::add_anchored_rule(std::string name, std::string_view re2_pattern,
   rule->placeholder = placeholder(name);
   rule->name = std::move(name);
   rule->re = std::move(re);
-  rule->anchor = std::move(anchor);
+  rule->anchors = std::move(anchors);
   rules_.push_back(std::move(rule));
   rebuild_union();
 }
 
 void Redactor::add_literal(std::string name, std::string_view value) {
   if (value.size() < kMinLiteralBytes) return;
-  add_anchored_rule(std::move(name), RE2::QuoteMeta(value), "literal", LiteralFinder(value, false));
+  add_anchored_rule(std::move(name), RE2::QuoteMeta(value), "literal",
+                    {LiteralFinder(value, false)});
 }
 
 void Redactor::add_rules_file(const std::filesystem::path& file) {
@@ -116,7 +142,7 @@ void Redactor::add_rules_file(const std::filesystem::path& file) {
 void Redactor::rebuild_union() {
   std::string pattern;
   for (const auto& rule : rules_) {
-    if (rule->anchor) continue;
+    if (!rule->anchors.empty()) continue;
     if (!pattern.empty()) pattern.push_back('|');
     pattern += "(?:";
     pattern += rule->re->pattern();
@@ -124,13 +150,13 @@ void Redactor::rebuild_union() {
   }
   distinct_anchors_.clear();
   for (const auto& rule : rules_) {
-    if (!rule->anchor) continue;
-    const bool seen = std::any_of(distinct_anchors_.begin(), distinct_anchors_.end(),
-                                  [&](const LiteralFinder* a) {
-                                    return a->literal() == rule->anchor->literal() &&
-                                           a->ignores_case() == rule->anchor->ignores_case();
-                                  });
-    if (!seen) distinct_anchors_.push_back(&*rule->anchor);
+    for (const LiteralFinder& anchor : rule->anchors) {
+      const bool seen = std::any_of(
+          distinct_anchors_.begin(), distinct_anchors_.end(), [&](const LiteralFinder* a) {
+            return a->literal() == anchor.literal() && a->ignores_case() == anchor.ignores_case();
+          });
+      if (!seen) distinct_anchors_.push_back(&anchor);
+    }
   }
   unanchored_union_.reset();
   multiline_unanchored_union_.reset();

@@ -18,6 +18,7 @@
 #include <atomic>
 #include <cerrno>
 #include <condition_variable>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -185,10 +186,25 @@ std::optional<std::string> probe_version(const TeeConfig& config) {
   return version_from_output(text);
 }
 
-// Where the recording queue spills while the recorder lags: beside the recording.
+// Where the recording queue spills while the recorder lags: never on the recording's own
+// filesystem, where a backlog would take the space the recording needs (a full disk then cut
+// the recording, issue 31). The first of $TMPDIR, /tmp and /var/tmp that is a writable folder on
+// another filesystem; none: no spill file, the queue holds the forwarding back instead.
 std::filesystem::path spill_directory_of(const std::filesystem::path& recording) {
-  const auto parent = recording.parent_path();
-  return parent.empty() ? std::filesystem::path(".") : parent;
+  const auto parent =
+      recording.parent_path().empty() ? std::filesystem::path(".") : recording.parent_path();
+  struct stat recording_fs {};
+  if (::stat(parent.c_str(), &recording_fs) != 0) return {};
+  const char* tmpdir = std::getenv("TMPDIR");
+  for (const char* candidate : {tmpdir, "/tmp", "/var/tmp"}) {
+    struct stat info {};
+    if (candidate == nullptr || *candidate == '\0' || ::stat(candidate, &info) != 0) continue;
+    if (S_ISDIR(info.st_mode) && info.st_dev != recording_fs.st_dev &&
+        ::access(candidate, W_OK | X_OK) == 0) {
+      return candidate;
+    }
+  }
+  return {};
 }
 
 // Where record() is: the batch taken from the queue and the next chunk of it to record.

@@ -10,6 +10,7 @@
 
 #include "claude/input_file/excerpt.hpp"
 #include "claude/input_file/input_file.hpp"
+#include "claude/recorder/private_file.hpp"
 #include "claude/report_html/html_report.hpp"
 
 namespace claude::report_html {
@@ -18,39 +19,18 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr std::string_view kUsage =
-    "usage: claude-report-html [-o FILE] [--title TEXT] REPORT.json...\n"
+    "usage: claude-report-html [-o FILE [--force]] [--title TEXT] REPORT.json...\n"
     "\n"
     "Writes one self-contained HTML page from `harness check --json` suite reports and\n"
     "fake-claude JSON reports (FAKE_CLAUDE_REPORT, `harness replay --report`).\n"
     "\n"
-    "  -o, --output FILE   write the page to FILE (default: standard output)\n"
+    "  -o, --output FILE   write the page to FILE (default: standard output), created 0600;\n"
+    "                      an existing FILE (or symlink) is kept unless --force replaces it\n"
     "  --title TEXT        the page title (default: claude-harness report)\n"
     "  -h, --help          this text\n"
     "\n"
     "Exit status: 0 written; 2 usage error, unreadable or unrecognised input, or FILE not\n"
     "writable. Failing cases in the input do not change the exit status.\n";
-
-// Writes beside the target and renames, so readers never see half a page.
-bool write_atomically(const fs::path& target, const std::string& text, std::ostream& err) {
-  const fs::path temporary = target.string() + ".tmp-" + std::to_string(::getpid());
-  {
-    std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
-    if (!(file << text) || !file.flush()) {
-      err << "claude-report-html: " << temporary.string() << ": cannot write\n";
-      std::error_code ignored;
-      fs::remove(temporary, ignored);
-      return false;
-    }
-  }
-  std::error_code ec;
-  fs::rename(temporary, target, ec);
-  if (ec) {
-    err << "claude-report-html: " << target.string() << ": " << ec.message() << '\n';
-    fs::remove(temporary, ec);
-    return false;
-  }
-  return true;
-}
 
 }  // namespace
 
@@ -58,6 +38,7 @@ int run_report_html_cli(const std::vector<std::string>& args, std::ostream& out,
                         std::ostream& err) {
   std::string output;
   std::string title = "claude-harness report";
+  bool force = false;
   std::vector<std::string> inputs;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -71,6 +52,8 @@ int run_report_html_cli(const std::vector<std::string>& args, std::ostream& out,
         return kExitUsage;
       }
       (a == "--title" ? title : output) = args[++i];
+    } else if (a == "--force") {
+      force = true;
     } else if (a.starts_with("--output=")) {
       output = a.substr(9);
     } else if (a.starts_with("--title=")) {
@@ -116,7 +99,10 @@ int run_report_html_cli(const std::vector<std::string>& args, std::ostream& out,
     out << rendered.html;
     return out ? kExitOk : kExitUsage;
   }
-  if (!write_atomically(output, rendered.html, err)) return kExitUsage;
+  if (auto problem = recorder::write_private_file(output, rendered.html, force)) {
+    err << "claude-report-html: " << output << ": cannot write: " << *problem << '\n';
+    return kExitUsage;
+  }
   err << "claude-report-html: wrote " << output << " (" << rendered.cases << " cases, "
       << rendered.failing_cases << " failing)\n";
   return kExitOk;

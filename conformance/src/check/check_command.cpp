@@ -157,8 +157,10 @@ case PASS, FAIL, NON-STRICT or SKIPPED (docs/conformance.md).
   --sdk NAME|CMD     cpp (our C++ SDK), ts (the official TypeScript SDK), python (the official
                      Python Agent SDK: importable as claude_agent_sdk, else found in
                      $CLAUDE_HARNESS_PYTHON_SDK_PATH or ../shared/peers/python-sdk/site beside
-                     the source tree), or any driver command (split on spaces, run without a
-                     shell)
+                     the source tree), ruby (the Ruby Agent SDK gem on `ruby`: loadable as
+                     claude_agent_sdk, else the gem's lib/ in $CLAUDE_HARNESS_RUBY_SDK_PATH or
+                     ../shared/peers/ruby-sdk/lib), or any driver command (split on spaces, run
+                     without a shell)
   -j, --jobs N       cases run at the same time (default: the number of cores); with more than
                      one, the cases expected to take longest start first
   --list             list the selected cases and exit

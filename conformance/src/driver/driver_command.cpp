@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <sstream>
 
-#include "check/python_driver.hpp"
+#include "check/script_driver.hpp"
 
 namespace claude::conformance {
 namespace {
@@ -64,17 +64,20 @@ std::vector<std::string> driver_command(const std::string& sdk) {
     }
     return {"node", driver.string()};
   }
-  if (sdk == "python") {
-    auto command = python_driver_command(data_directory("drivers") / "python" / "driver.py");
-    if (auto problem = python_driver_problem(command)) throw DriverCommandError(*problem);
+  if (sdk == "python" || sdk == "ruby") {
+    const ScriptDriver driver = sdk == "python" ? ScriptDriver{"python", "python3", "python3"}
+                                                : ScriptDriver{"ruby", "ruby", "ruby ruby-async"};
+    const char* script = sdk == "python" ? "driver.py" : "driver.rb";
+    auto command = script_driver_command(driver, data_directory("drivers") / sdk / script);
+    if (auto problem = script_driver_problem(driver, command)) throw DriverCommandError(*problem);
     return command;
   }
   auto words = split_words(sdk);
   if (words.empty()) throw DriverCommandError("--sdk names no command");
   // Caught here, a typo is one usage error instead of a failure (or a finding) per case.
   if (!can_execute(words.front())) {
-    throw DriverCommandError("--sdk " + sdk + ": not cpp, ts or python, and '" + words.front() +
-                             "' is no executable file (on PATH or as a path)");
+    throw DriverCommandError("--sdk " + sdk + ": not cpp, ts, python or ruby, and '" +
+                             words.front() + "' is no executable file (on PATH or as a path)");
   }
   return words;
 }

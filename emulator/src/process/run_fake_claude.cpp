@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "claude/emulator/fake_claude.hpp"
+#include "claude/recorder/private_file.hpp"
 #include "claude/sdk/line_buffer.hpp"
 #include "process/gathered_write.hpp"
 #include "report/report_redaction.hpp"
@@ -68,22 +69,16 @@ std::string lookup(const Environment& environment, std::string_view name) {
   return {};
 }
 
-// Written beside the target and renamed over it, so a reader never sees half a report. On
-// failure the message `cannot write report PATH: reason` goes to stderr and false comes back.
+// FAKE_CLAUDE_REPORT is the report of this run, named by whoever started it (harness replay
+// gives a fresh path): it is replaced, never written through a symlink, and created 0600
+// (claude/recorder/private_file.hpp). On failure the message `cannot write report PATH: reason`
+// goes to stderr and false comes back.
 bool write_report_file(const std::string& path, const Json& report) {
-  const std::string temporary = path + ".tmp." + std::to_string(::getpid());
-  ::unlink(temporary.c_str());  // a stale one could keep another mode: create it afresh, 0600
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   std::string text = report.dump(2, ' ', false, Json::error_handler_t::replace);
   text.push_back('\n');
-  if (fd >= 0 && write_all(fd, text) && ::close(fd) == 0 &&
-      ::rename(temporary.c_str(), path.c_str()) == 0) {
-    return true;
-  }
-  const std::string message =
-      "fake-claude: cannot write report " + path + ": " + std::strerror(errno) + "\n";
-  write_all(STDERR_FILENO, message);
-  if (fd >= 0) ::unlink(temporary.c_str());
+  const auto problem = recorder::write_private_file(path, text, true);
+  if (!problem) return true;
+  write_all(STDERR_FILENO, "fake-claude: cannot write report " + path + ": " + *problem + "\n");
   return false;
 }
 
@@ -233,6 +228,18 @@ void fail_undelivered_step(Report& report, std::size_t step) {
   report.ending = Ending{Ending::Kind::exit, 1, 0};
 }
 
+// A recording cut short replays what it holds, but never passes as a complete session.
+void fail_truncated_recording(Report& report, const std::string& note) {
+  report.truncated = note;
+  if (!report.passed) return;
+  Failure failure;
+  failure.kind = "truncated";
+  failure.message = note + "; a session cut short never passes";
+  report.failure = std::move(failure);
+  report.passed = false;
+  report.ending = Ending{Ending::Kind::exit, 1, 0};
+}
+
 [[noreturn]] void hang_forever(bool stdin_open) {
   // Keep draining stdin so the SDK never blocks writing; then wait to be killed.
   std::string sink(std::size_t{1} << 16, '\0');
@@ -347,6 +354,7 @@ int run_fake_claude(std::span<const std::string> args, const Environment& enviro
   EngineOptions options;
   options.pid = static_cast<int>(::getpid());
   options.speed = speed;
+  const std::optional<std::string> truncated = loaded.scenario->truncated;
   Engine engine(std::move(*loaded.scenario), std::move(invocation), environment, options);
   Shell shell(engine, clock);
   shell.run();
@@ -356,6 +364,11 @@ int run_fake_claude(std::span<const std::string> args, const Environment& enviro
   if (const auto step = shell.undelivered_step(); step && verdict->passed) {
     amended = *verdict;
     fail_undelivered_step(amended, *step);
+    verdict = &amended;
+  }
+  if (truncated) {
+    if (verdict != &amended) amended = *verdict;
+    fail_truncated_recording(amended, *truncated);
     verdict = &amended;
   }
   const Report& report = *verdict;

@@ -85,6 +85,7 @@ Json report_json(const Report& report) {
   out["ending"] = ending_json(report.ending);
   out["argv"] = report.args;
   out["dropped_sdk_lines"] = report.dropped_sdk_lines;
+  if (report.truncated) out["truncated"] = *report.truncated;
   if (report.failure) {
     const Failure& f = *report.failure;
     Json failure = Json::object({{"kind", f.kind}, {"message", f.message}});
@@ -147,6 +148,9 @@ std::string report_text(const Report& report) {
            std::to_string(report.steps.size()) + " steps)\n";
   }
   std::string out = "fake-claude: FAIL " + label + "\n";
+  if (report.truncated && !(report.failure && report.failure->kind == "truncated")) {
+    out += "  " + *report.truncated + "\n";
+  }
   if (!report.failure) return out;
   const Failure& f = *report.failure;
   out += "  " + location(report, f.line) + ": " + f.kind + ": " + f.message + "\n";

@@ -27,7 +27,7 @@ class Loader {
     }
     if (is_comment_or_blank(event.text)) return true;
     if (auto* recording = std::get_if<detail::RecordingParser>(&parser_)) {
-      recording->event(line_no, event.text);
+      recording->event(line_no, event.text, event.partial);
       return true;
     }
     Json value;
@@ -86,6 +86,33 @@ class Loader {
 
 }  // namespace
 
+namespace detail {
+
+bool is_printable(std::string_view text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    if (byte < 0x20 || byte == 0x7F) return false;
+    // C1 controls U+0080..U+009F (CSI is U+009B) are 0xC2 0x80..0x9F in UTF-8.
+    if (byte == 0xC2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+        static_cast<unsigned char>(text[i + 1]) <= 0x9F) {
+      return false;
+    }
+  }
+  return true;
+}
+
+std::string quoted_for_terminal(const Json& value) {
+  constexpr std::size_t kMaxQuoted = 200;
+  std::string text = value.dump(-1, ' ', true, Json::error_handler_t::replace);  // \uXXXX
+  for (std::size_t at = text.find('\x7f'); at != std::string::npos; at = text.find('\x7f', at)) {
+    text.replace(at, 1, "\\u007f");
+  }
+  if (text.size() > kMaxQuoted) text = text.substr(0, kMaxQuoted) + "...";
+  return text;
+}
+
+}  // namespace detail
+
 std::string LoadError::to_string() const {
   return file + ":" + std::to_string(line) + ": " + reason;
 }
@@ -109,7 +136,8 @@ std::optional<std::string> read_cli_version(const std::filesystem::path& path) {
   detail::for_each_file_line(path, [&](std::size_t, const sdk::LineEvent& e) {
     if (e.kind != sdk::LineEvent::Kind::line || is_comment_or_blank(e.text)) return true;
     const Json header = parse_json_or_discarded(e.text);
-    if (header.is_object() && header.contains("cli_version") && header["cli_version"].is_string()) {
+    if (header.is_object() && header.contains("cli_version") && header["cli_version"].is_string() &&
+        detail::is_printable(header["cli_version"].get_ref<const std::string&>())) {
       version = header["cli_version"].get<std::string>();
     }
     return false;

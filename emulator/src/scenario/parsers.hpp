@@ -14,6 +14,13 @@
 
 namespace claude::emulator::detail {
 
+// Header strings end up on terminals (lint, verdicts, `--version`): text with C0 or C1 control
+// characters (an escape sequence) is refused.
+bool is_printable(std::string_view text);
+
+// A bad value as JSON (control characters escaped), cut to a few hundred bytes, for messages.
+std::string quoted_for_terminal(const Json& value);
+
 // Checks `label`/`after` and fills Step::waits_for (causal order); then the scenario if neither
 // this nor the parser before it found an error, else every error.
 LoadResult resolve_waits(Scenario scenario, std::vector<LoadError> errors);
@@ -44,7 +51,8 @@ class RecordingParser {
  public:
   explicit RecordingParser(std::string file);
   void header(std::size_t line, const Json& header);
-  void event(std::size_t line, std::string_view text);
+  // `unterminated`: the file ended before this line's '\n' (it is the last line and may be torn).
+  void event(std::size_t line, std::string_view text, bool unterminated = false);
   LoadResult finish();
 
  private:
@@ -75,6 +83,9 @@ class RecordingParser {
   std::string pieces_[3];
   std::size_t piece_line_[3] = {0, 0, 0};
   bool ended_ = false;
+  std::size_t last_event_line_ = 0;
+  std::size_t torn_line_ = 0;  // the last line, cut short by a recorder that stopped mid-write
+  std::optional<std::string> gap_note_;  // the first gap event: events the recorder could not write
 };
 
 }  // namespace claude::emulator::detail

@@ -1,6 +1,7 @@
 // Generalises a recording into steps (DESIGN.md §4): the CLI's lines are replayed verbatim, the
 // SDK's lines become expectations on type+subtype, and request ids the SDK chose are captured so
 // the recorded replies can carry the ids of the live run.
+#include <cmath>
 #include <csignal>
 
 #include "claude/emulator/invocation.hpp"
@@ -40,6 +41,15 @@ void RecordingParser::header(std::size_t line, const Json& h) {
     return error(line, "unsupported recording version " + dump_json(h["recording"]) +
                            " (this fake-claude reads version 1)");
   }
+  for (const char* key : {"cli_version", "cwd", "cli", "started_at"}) {
+    if (auto it = h.find(key);
+        it != h.end() && !it->is_null() &&
+        (!it->is_string() || !is_printable(it->get_ref<const std::string&>()))) {
+      return error(line, std::string("header \"") + key +
+                             "\" must be a string of printable characters, got " +
+                             quoted_for_terminal(*it));
+    }
+  }
   if (auto it = h.find("cli_version"); it != h.end() && it->is_string()) {
     scenario_.header.cli_version = it->get<std::string>();
   }
@@ -58,18 +68,29 @@ void RecordingParser::header(std::size_t line, const Json& h) {
   }
 }
 
-void RecordingParser::event(std::size_t line, std::string_view text) {
+void RecordingParser::event(std::size_t line, std::string_view text, bool unterminated) {
   Json event;
   try {
     event = parse_json(text);
   } catch (const Json::exception& e) {
+    // Only the last line may be torn (a recorder that stopped mid-write); it is no event.
+    if (unterminated && !ended_) {
+      torn_line_ = line;
+      return;
+    }
     error(line, "invalid JSON: " + input_file::excerpt(e.what()));
     return;
   }
   if (!event.is_object() || !event.contains("t")) {
     return error(line, "a recording event must be an object with \"t\"");
   }
+  if (!event["t"].is_number() || event["t"].get<double>() < 0 ||
+      !std::isfinite(event["t"].get<double>())) {
+    return error(line, "\"t\" must be a non-negative number of seconds, got " +
+                           quoted_for_terminal(event["t"]));
+  }
   if (ended_) return error(line, "event after the recorded exit");
+  last_event_line_ = line;
   // Every step this event completes keeps its `t`, so a replay can be paced (--speed).
   struct StampNewSteps {
     std::vector<Step>& steps;
@@ -129,7 +150,11 @@ void RecordingParser::event(std::size_t line, std::string_view text) {
     return;
   }
   if (auto code = event.find("exit"); code != event.end()) {
-    if (!code->is_number_integer()) return error(line, "\"exit\" must be an integer");
+    if (!code->is_number_integer() || code->get<std::int64_t>() < 0 ||
+        code->get<std::int64_t>() > 255) {
+      return error(line,
+                   "\"exit\" must be an integer from 0 to 255, got " + quoted_for_terminal(*code));
+    }
     expect_recorded_prompt(line);
     Step step;
     step.verb = Verb::exit;
@@ -137,6 +162,18 @@ void RecordingParser::event(std::size_t line, std::string_view text) {
     step.number = static_cast<int>(code->get<std::int64_t>() & 0xFF);
     scenario_.steps.push_back(std::move(step));
     ended_ = true;
+    return;
+  }
+  if (auto gap = event.find("gap"); gap != event.end()) {
+    // claude-tee could not write these events (a full disk): what was recorded replays, but the
+    // session is incomplete, like a cut one.
+    if (!gap->is_object()) return error(line, "\"gap\" must be an object");
+    if (!gap_note_) {
+      gap_note_ = scenario_.file + ":" + std::to_string(line) +
+                  ": incomplete recording: events the recorder could not write are missing "
+                  "here (the disk was full): " +
+                  quoted_for_terminal(*gap);
+    }
     return;
   }
   if (auto name = event.find("signal"); name != event.end()) {
@@ -156,7 +193,7 @@ void RecordingParser::event(std::size_t line, std::string_view text) {
     ended_ = true;
     return;
   }
-  error(line, "unknown recording event (expected dir, eof, exit or signal)");
+  error(line, "unknown recording event (expected dir, eof, gap, exit or signal)");
 }
 
 void RecordingParser::complete_line(std::size_t line, char dir, std::string text, bool partial) {
@@ -298,6 +335,18 @@ LoadResult RecordingParser::finish() {
     }
   }
   expect_recorded_prompt(scenario_.steps.empty() ? 0 : scenario_.steps.back().line);
+  if (gap_note_) {
+    scenario_.truncated = *gap_note_;
+  } else if (!ended_) {
+    scenario_.truncated =
+        torn_line_ != 0
+            ? scenario_.file + ":" + std::to_string(torn_line_) +
+                  ": truncated recording: the last line is cut short and no exit or signal "
+                  "event was recorded (the recorder stopped before the session ended)"
+            : scenario_.file + ":" + std::to_string(last_event_line_) +
+                  ": truncated recording: no exit or signal event after this line (the "
+                  "recorder stopped before the session ended)";
+  }
   return resolve_waits(std::move(scenario_), std::move(errors_));
 }
 

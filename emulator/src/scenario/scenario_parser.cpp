@@ -39,10 +39,10 @@ constexpr std::string_view kOrderModifiers[] = {"label", "after"};
 // `driver` and the `observe*` members belong to conformance grading (docs/drivers.md); fake-claude
 // accepts them and leaves them to `harness check`.
 constexpr std::string_view kHeaderKeys[] = {
-    "scenario",   "name",   "description",     "cli_version",    "protocol",
-    "argv",       "env",    "auto_initialize", "ignore",         "strict",
-    "timeout_ms", "driver", "observe",         "observe_absent", "observe_should",
-    "order"};
+    "scenario",   "name",     "description",     "cli_version",    "protocol",
+    "argv",       "env",      "auto_initialize", "ignore",         "strict",
+    "timeout_ms", "driver",   "observe",         "observe_absent", "observe_should",
+    "order",      "truncated"};
 
 std::optional<Millis> non_negative_ms(const Json& value) {
   if (!value.is_number_integer() && !value.is_number_unsigned()) return std::nullopt;
@@ -115,6 +115,25 @@ void ScenarioParser::header(std::size_t line, const Json& h) {
   text_field("name", header.name);
   text_field("description", header.description);
   text_field("cli_version", header.cli_version);
+  // Converted from a recording cut short: the note travels, and this scenario never passes.
+  if (auto it = h.find("truncated"); it != h.end()) {
+    if (it->is_string()) {
+      scenario_.truncated = it->get<std::string>();
+    } else {
+      error(line, "header 'truncated' must be a string (why the recording is incomplete)");
+    }
+  }
+  // Printed by `--version` and in verdicts: no terminal escape sequences.
+  using Field = std::pair<std::string_view, const std::string*>;
+  for (const Field& field :
+       {Field{"name", &header.name}, Field{"cli_version", &header.cli_version}}) {
+    if (!is_printable(*field.second)) {
+      error(line, "header '" + std::string(field.first) +
+                      "' must be printable (no control characters), got " +
+                      quoted_for_terminal(Json(*field.second)));
+    }
+  }
+
   if (auto it = h.find("protocol"); it != h.end()) {
     if (*it == "stream-json") {
       header.protocol = Dialect::stream_json;

@@ -22,6 +22,7 @@ Json header_json(const Scenario& scenario) {
   if (!h.name.empty()) out["name"] = h.name;
   if (!h.description.empty()) out["description"] = h.description;
   out["cli_version"] = h.cli_version;
+  if (scenario.truncated) out["truncated"] = *scenario.truncated;
   if (h.protocol == Dialect::jsonrpc) out["protocol"] = "jsonrpc";
   if (h.order == Order::causal) out["order"] = "causal";
   if (!h.argv_require.empty() || !h.argv_forbid.empty()) {

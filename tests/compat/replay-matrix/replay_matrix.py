@@ -5,22 +5,23 @@ usage: replay_matrix.py --harness PATH --fake-claude PATH --driver-cpp PATH
                         [--set DIR] [--case NAME] [--recorded-by SDK] [--sdk SDK] [--table]
 
 Each cell replays SET/<case>/<recorded-by>.ndjson with `harness replay` through the driver of
-<sdk> (cpp, ts or python) carrying out SET/<case>/spec.json. A cell passes when fake-claude's
+<sdk> (cpp, ts, python or ruby) carrying out SET/<case>/spec.json. A cell passes when fake-claude's
 verdict is pass. It is skipped when the driver says its SDK cannot express the spec (exit 4, an
-`unsupported` observation: the Python SDK's stand-in `mcp` package hosts no MCP server) or the
-SDK is not installed. --case/--recorded-by/--sdk pick one cell (exit 0 pass, 1 fail, 77 skip);
+`unsupported` observation: the Python and Ruby SDKs' stand-in `mcp` packages host no MCP server)
+or the SDK is not installed. --case/--recorded-by/--sdk pick one cell (exit 0 pass, 1 fail, 77 skip);
 without them every cell runs. --table prints the results as a Markdown table.
 """
 
 import argparse
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
 SKIP = 77
-SDKS = ("cpp", "ts", "python")
+SDKS = ("cpp", "ts", "python", "ruby")
 
 
 def driver_command(sdk: str, args: argparse.Namespace) -> list:
@@ -28,6 +29,8 @@ def driver_command(sdk: str, args: argparse.Namespace) -> list:
         return [args.driver_cpp]
     if sdk == "ts":
         return ["node", str(ROOT / "drivers/ts/driver.mjs")]
+    if sdk == "ruby":
+        return ["ruby", str(ROOT / "drivers/ruby/driver.rb")]
     return [sys.executable, str(ROOT / "drivers/python/driver.py")]
 
 
@@ -41,6 +44,13 @@ def sdk_missing(sdk: str) -> str:
             capture_output=True, text=True)
         if probe.returncode != 0:
             return "no Python Agent SDK: " + probe.stderr.strip()
+    if sdk == "ruby":
+        if shutil.which("ruby") is None:
+            return "no `ruby` on PATH (Debian: apt-get install ruby ruby-async)"
+        probe = subprocess.run(["ruby", str(ROOT / "drivers/ruby/driver.rb"), "--sdk-info"],
+                               capture_output=True, text=True)
+        if probe.returncode != 0:
+            return "no Ruby Agent SDK: " + probe.stderr.strip()
     return ""
 
 

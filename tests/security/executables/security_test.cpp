@@ -191,7 +191,7 @@ TEST(PrivateFiles, HarnessReplayKeepsAnExistingReportWithoutForce) {
               "--",       (source_dir() / "tests/security/data/sdk_session.sh").string()};
   const auto result = claude::testing::run_to_completion(run);
   EXPECT_EQ(result.exit_code, 2) << result.describe() << result.err;
-  EXPECT_NE(result.err.find("exists; reports are never overwritten without --force"),
+  EXPECT_NE(result.err.find("exists; files are never overwritten without --force"),
             std::string::npos)
       << result.err;
   EXPECT_EQ(read_file(report), "keep me\n");
@@ -237,6 +237,33 @@ TEST(PrivateFiles, HarnessRunKeepsAnExistingReportWithoutForce) {
   EXPECT_EQ(read_file(report), "keep me\n");
 }
 
+TEST(PrivateFiles, HarnessConvertOutputIsCreated0600AndNeverReplacedWithoutForce) {
+  TempDir dir;
+  const fs::path scenario = dir.path() / "converted.ndjson";
+  const std::string input = (source_dir() / "scenarios/verbs/basic-turn.ndjson").string();
+  claude::testing::SpawnRequest run;
+  run.program = HARNESS_PATH;
+  run.args = {"convert", input, "-o", scenario.string()};
+  ::umask(022);
+  auto result = claude::testing::run_to_completion(run);
+  ASSERT_EQ(result.exit_code, 0) << result.describe() << result.err;
+  EXPECT_EQ(mode_of(scenario), 0600u);
+  std::ofstream(scenario, std::ios::trunc) << "keep me\n";
+  result = claude::testing::run_to_completion(run);
+  EXPECT_EQ(result.exit_code, 2) << result.describe() << result.err;
+  EXPECT_EQ(read_file(scenario), "keep me\n");
+  const fs::path victim = dir.path() / "victim.txt";
+  std::ofstream(victim) << "untouched\n";
+  const fs::path link = dir.path() / "link.ndjson";
+  fs::create_symlink(victim, link);
+  run.args = {"convert", input, "-o", link.string(), "--force"};
+  result = claude::testing::run_to_completion(run);
+  EXPECT_EQ(result.exit_code, 0) << result.describe() << result.err;
+  EXPECT_EQ(read_file(victim), "untouched\n");
+  EXPECT_FALSE(fs::is_symlink(link));
+  EXPECT_EQ(mode_of(link), 0600u);
+}
+
 TEST(Secrets, EnvironmentSecretNeverReachesFakeClaudeReports) {
   TempDir dir;
   const fs::path report = dir.path() / "report.json";
@@ -274,6 +301,33 @@ TEST(Secrets, ArgvAndStdinSecretsNeverReachFakeClaudeReports) {
   }
   EXPECT_NE(read_file(report).find("<redacted:api-key>"), std::string::npos);
   EXPECT_NE(result.err.find("<redacted:api-key>"), std::string::npos) << result.err;
+}
+
+// A tool_result quoting a credentials file: the token fields sit in an escaped JSON string, one
+// with escaped slashes; a Basic credential and a URL password ride along.
+TEST(Secrets, EscapedTokenFieldsNeverReachFakeClaudeReports) {
+  const std::vector<std::string> secrets = {"ya29.FAKEaccessFAKE", "0FAKErefreshFAKE",
+                                            "dXNlcjpGQUtFcGFzcw==", "FAKEurlPass"};
+  TempDir dir;
+  const fs::path report = dir.path() / "report.json";
+  claude::testing::SpawnRequest run;
+  run.program = FAKE_CLAUDE_PATH;
+  run.args = {"--scenario", (source_dir() / "tests/security/data/expect-user.ndjson").string()};
+  run.env = {{"FAKE_CLAUDE_REPORT", report.string()}};
+  run.stdin_bytes =
+      R"({"type":"not-user","content":"{\"access_token\":\"ya29.FAKEaccessFAKE\",)"
+      R"(\"refresh_token\":\"1\\/\\/0FAKErefreshFAKE\"}",)"
+      R"("h":"Authorization: Basic dXNlcjpGQUtFcGFzcw==","u":"https://me:FAKEurlPass@example.com"})"
+      "\n";
+  const auto result = claude::testing::run_to_completion(run);
+  ASSERT_EQ(result.exit_code, 1) << result.describe() << result.err;
+  ASSERT_TRUE(fs::exists(report));
+  const std::string written = read_file(report);
+  for (const std::string& secret : secrets) {
+    EXPECT_EQ(result.err.find(secret), std::string::npos) << secret << "\n" << result.err;
+    EXPECT_EQ(written.find(secret), std::string::npos) << secret;
+  }
+  EXPECT_NE(written.find("<redacted:oauth-token>"), std::string::npos);
 }
 
 TEST(Loopback, ModelStubListensOn127001Only) {

@@ -130,6 +130,89 @@ TEST(RecordingLoader, BadEventsNameTheirLine) {
   EXPECT_NE(result.errors[1].reason.find("unknown recording event"), std::string::npos);
 }
 
+// Recording fields are validated like scenario fields (issue 31).
+std::string first_error(std::string_view text) {
+  auto result = load_scenario_text(text, "rec.ndjson");
+  return result.errors.empty() ? std::string() : result.errors.front().to_string();
+}
+
+TEST(RecordingLoader, ExitMustBeFrom0To255) {
+  EXPECT_NE(first_error(std::string(kHeader) + R"({"t":1,"exit":99999})" + "\n")
+                .find("rec.ndjson:2: \"exit\" must be an integer from 0 to 255, got 99999"),
+            std::string::npos);
+  EXPECT_NE(first_error(std::string(kHeader) + R"({"t":1,"exit":-1})" + "\n").find("0 to 255"),
+            std::string::npos);
+  EXPECT_EQ(first_error(std::string(kHeader) + R"({"t":1,"exit":255})" + "\n"), "");
+}
+
+TEST(RecordingLoader, TMustBeANonNegativeNumber) {
+  EXPECT_NE(first_error(std::string(kHeader) + R"({"t":-5,"eof":"in"})" + "\n")
+                .find("rec.ndjson:2: \"t\" must be a non-negative number of seconds, got -5"),
+            std::string::npos);
+  EXPECT_NE(
+      first_error(std::string(kHeader) + R"({"t":"abc","eof":"in"})" + "\n").find("got \"abc\""),
+      std::string::npos);
+}
+
+TEST(RecordingLoader, HeaderStringsMustBePrintableAndAreQuotedEscaped) {
+  const std::string header =
+      R"({"recording":1,"argv":[],"env":{},"cwd":".","cli":"claude","cli_version":"\u001b[2J2.1.332","started_at":"x"})"
+      "\n";
+  const std::string error = first_error(header + R"({"t":1,"exit":0})" + "\n");
+  EXPECT_NE(error.find("header \"cli_version\" must be a string of printable characters"),
+            std::string::npos)
+      << error;
+  EXPECT_EQ(error.find('\x1b'), std::string::npos) << "the escape is quoted, not printed";
+  EXPECT_NE(error.find("\\u001b"), std::string::npos) << error;
+}
+
+TEST(RecordingLoader, ARecordingWithoutItsExitEventLoadsWithATruncatedNote) {
+  Scenario s = load_ok(R"({"t":0.1,"dir":"out","line":"x"})"
+                       "\n");
+  ASSERT_TRUE(s.truncated.has_value());
+  EXPECT_NE(s.truncated->find("rec.ndjson:2: truncated recording"), std::string::npos)
+      << *s.truncated;
+  EXPECT_FALSE(load_ok(R"({"t":0.1,"exit":0})"
+                       "\n")
+                   .truncated.has_value());
+}
+
+TEST(RecordingLoader, OnlyATornLastLineIsDroppedAsTruncated) {
+  Scenario s = load_ok(R"({"t":0.1,"dir":"out","line":"x"})"
+                       "\n"
+                       R"({"t":0.2,"dir":"out","li)");
+  ASSERT_TRUE(s.truncated.has_value());
+  EXPECT_NE(s.truncated->find("rec.ndjson:3: truncated recording: the last line is cut short"),
+            std::string::npos)
+      << *s.truncated;
+  EXPECT_EQ(s.steps.size(), 1u);
+  EXPECT_NE(first_error(std::string(kHeader) + R"({"t":0.2,"dir":"out","li)" + "\n" +
+                        R"({"t":0.3,"exit":0})" + "\n")
+                .find("rec.ndjson:2: invalid JSON"),
+            std::string::npos);
+}
+
+TEST(RecordingLoader, AGapEventLoadsWithAnIncompleteNote) {
+  Scenario s =
+      load_ok(R"({"t":0.1,"dir":"out","line":"x"})"
+              "\n"
+              R"({"t":0.2,"gap":{"events":3,"bytes":120,"reason":"No space left on device"}})"
+              "\n"
+              R"({"t":0.3,"exit":0})"
+              "\n");
+  ASSERT_TRUE(s.truncated.has_value());
+  EXPECT_NE(s.truncated->find("rec.ndjson:3: incomplete recording"), std::string::npos)
+      << *s.truncated;
+}
+
+TEST(RecordingLoader, AConvertedCutRecordingKeepsItsTruncatedNote) {
+  Scenario s = load_ok(R"({"t":0.1,"dir":"out","line":"x"})"
+                       "\n");
+  auto back = load_scenario_text(to_ndjson(s), "converted.ndjson");
+  ASSERT_TRUE(back.ok()) << back.errors.front().to_string();
+  EXPECT_EQ(back.scenario->truncated, s.truncated);
+}
+
 TEST(RecordingLoader, WrongVersionIsAnError) {
   auto result = load_scenario_text(R"({"recording":2})", "rec.ndjson");
   ASSERT_EQ(result.errors.size(), 1u);

@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <claude/model_stub/request_log.hpp>
@@ -55,6 +56,42 @@ TEST(ModelStubRequestLog, WritesOneFlushedLinePerRequest) {
     EXPECT_EQ(Json::parse(second)["seq"], 2);
     EXPECT_TRUE(Json::parse(second).contains("t"));
   }
+  std::filesystem::remove(path);
+}
+
+TEST(ModelStubRequestLog, SecretsInBodiesAreRedactedEvenInsideEscapedStrings) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("model_stub_log_secrets_" + std::to_string(getpid()) + ".ndjson");
+  std::filesystem::remove(path);
+  {
+    RequestLog log(path);
+    const std::string body =
+        R"({"messages":[{"role":"user","content":[{"type":"tool_result","content":)"
+        R"("{\"access_token\":\"ya29.FAKEfake\",\"refresh_token\":\"1//0FAKEfake\"}"},)"
+        R"({"type":"text","text":"use sk-ant-api03-FAKEfakeFAKE"}]}]})";
+    log.record(ApiRequest{"POST", "/v1/messages", {}, body}, ApiResponse{});
+  }
+  std::ifstream in(path);
+  std::string line;
+  ASSERT_TRUE(std::getline(in, line));
+  EXPECT_EQ(line.find("ya29.FAKEfake"), std::string::npos) << line;
+  EXPECT_EQ(line.find("1//0FAKEfake"), std::string::npos) << line;
+  EXPECT_EQ(line.find("sk-ant-api03-FAKEfakeFAKE"), std::string::npos) << line;
+  EXPECT_NO_THROW((void)Json::parse(line));
+  std::filesystem::remove(path);
+}
+
+TEST(ModelStubRequestLog, IsCreatedPrivateAndReplacesAnExistingFileOnlyWhenAsked) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("model_stub_log_private_" + std::to_string(getpid()) + ".ndjson");
+  std::filesystem::remove(path);
+  ::umask(022);
+  { RequestLog log(path); }
+  struct stat info {};
+  ASSERT_EQ(::stat(path.c_str(), &info), 0);
+  EXPECT_EQ(info.st_mode & 0777, 0600u);
+  EXPECT_THROW(RequestLog again(path), std::runtime_error);
+  EXPECT_NO_THROW(RequestLog replaced(path, true));
   std::filesystem::remove(path);
 }
 

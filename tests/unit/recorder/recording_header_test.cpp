@@ -26,6 +26,32 @@ TEST(RecorderRecordingHeader, AlwaysRedactsValuesOfSecretNamedVariables) {
   EXPECT_EQ(j.at("env").at("CLAUDE_CODE_ENTRYPOINT"), "sdk-ts");
 }
 
+TEST(RecorderRecordingHeader, HidesTheRecordingCliCwdAndHomePaths) {
+  RecordingHeader header;
+  header.argv = {"--mcp-config", "/home/ann/proj/mcp.json", "--add-dir", "/home/ann/other"};
+  header.env = {{"CLAUDE_TEE_OUT", "/home/ann/proj/recs/r.ndjson"},
+                {"CLAUDE_TEE_REAL_CLI", "/home/ann/.cache/cli/claude"},
+                {"ANTHROPIC_BASE_URL", "http://127.0.0.1:8080"}};
+  header.cwd = "/home/ann/proj";
+  header.cli = "/home/ann/.cache/cli/claude";
+  hide_local_paths(header, LocalPaths{"/home/ann/proj/recs/r.ndjson", "/home/ann/.cache/cli/claude",
+                                      "/home/ann/proj", "/home/ann"});
+  EXPECT_EQ(header.argv,
+            (std::vector<std::string>{"--mcp-config", "./mcp.json", "--add-dir", "~/other"}));
+  EXPECT_EQ(header.env[0].second, "r.ndjson");
+  EXPECT_EQ(header.env[1].second, "claude");
+  EXPECT_EQ(header.env[2].second, "http://127.0.0.1:8080");
+  EXPECT_EQ(header.cwd, ".");
+  EXPECT_EQ(header.cli, "claude");
+}
+
+TEST(RecorderRecordingHeader, HidesAPathOnlyWhereItEnds) {
+  RecordingHeader header;
+  header.argv = {"/home/annie/x", "a=/home/ann:/home/ann/b"};
+  hide_local_paths(header, LocalPaths{"", "", "", "/home/ann"});
+  EXPECT_EQ(header.argv, (std::vector<std::string>{"/home/annie/x", "a=~:~/b"}));
+}
+
 TEST(RecorderRecordingHeader, RedactsArgvWithTheRules) {
   RecordingHeader header;
   header.argv = {"--settings", R"({"apiKey":"sk-ant-api03-FAKEFAKEFAKE"})"};

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <fstream>
 #include <sstream>
 
@@ -74,6 +76,84 @@ TEST_F(RecorderRecordingWriterTest, IgnoresEventsAppendedAfterTheLastOne) {
   writer->append("late\n");
   writer->flush();
   EXPECT_EQ(read(writer->path()), "H\nEND\n");
+}
+
+// A disk that is full while `full` is set: every write fails with ENOSPC, or (`short_by`) writes
+// only part of what it is given first.
+struct FullDisk {
+  bool full = false;
+  std::size_t accept_before_full = 0;  // bytes the next write takes before the disk fills
+  RecordingWriter::WriteCall call() {
+    return [this](int fd, const char* data, std::size_t size) -> long {
+      if (accept_before_full != 0) {
+        const std::size_t n = std::min(size, accept_before_full);
+        accept_before_full = 0;
+        full = true;
+        return ::write(fd, data, n);
+      }
+      if (full) {
+        errno = ENOSPC;
+        return -1;
+      }
+      return ::write(fd, data, size);
+    };
+  }
+};
+
+TEST_F(RecorderRecordingWriterTest, AFailedWriteIsRetriedAndLosesNothingWhenSpaceReturns) {
+  FullDisk disk;
+  auto writer = RecordingWriter::create({dir_ / "r.ndjson", false}, disk.call());
+  writer->write_header("H\n");
+  disk.full = true;
+  writer->append("{\"t\":1,\"e\":1}\n");
+  writer->flush();
+  writer->append("{\"t\":2,\"e\":2}\n");
+  writer->flush();
+  EXPECT_EQ(read(writer->path()), "H\n");
+  disk.full = false;
+  writer->append("{\"t\":3,\"e\":3}\n");
+  writer->flush();
+  EXPECT_EQ(read(writer->path()), "H\n{\"t\":1,\"e\":1}\n{\"t\":2,\"e\":2}\n{\"t\":3,\"e\":3}\n");
+  EXPECT_FALSE(writer->losses().has_value());
+}
+
+TEST_F(RecorderRecordingWriterTest, ALineCutByAShortWriteIsFinishedNotTorn) {
+  FullDisk disk;
+  auto writer = RecordingWriter::create({dir_ / "r.ndjson", false}, disk.call());
+  writer->write_header("H\n");
+  disk.accept_before_full = 5;
+  writer->append("{\"t\":1,\"e\":1}\n");
+  writer->flush();
+  EXPECT_EQ(read(writer->path()), "H\n{\"t\":");
+  disk.full = false;
+  writer->close_with("{\"t\":2,\"exit\":0}\n");
+  EXPECT_EQ(read(writer->path()), "H\n{\"t\":1,\"e\":1}\n{\"t\":2,\"exit\":0}\n");
+}
+
+TEST_F(RecorderRecordingWriterTest, EventsPastTheMemoryBoundBecomeOneGapEventWhereTheyWere) {
+  FullDisk disk;
+  auto writer = RecordingWriter::create({dir_ / "r.ndjson", false}, disk.call());
+  writer->write_header("H\n");
+  disk.full = true;
+  const std::string filler(std::size_t{1} << 20, 'x');
+  std::size_t kept = 0;
+  for (int i = 0; i < 20; ++i) {
+    const std::string event = "{\"t\":" + std::to_string(i) + ",\"line\":\"" + filler + "\"}\n";
+    writer->append(event);
+    writer->flush();
+    kept += event.size() <= RecordingWriter::kMaxUnwrittenBytes - kept ? event.size() : 0;
+  }
+  disk.full = false;
+  writer->close_with("{\"t\":99,\"exit\":0}\n");
+  const std::string text = read(writer->path());
+  const auto gap = text.find("{\"t\":15,\"gap\":{\"events\":5,");
+  ASSERT_NE(gap, std::string::npos) << text.substr(0, 200);
+  EXPECT_EQ(gap, 2 + kept);
+  EXPECT_NE(text.find("\"reason\":\"No space left on device\"}}\n{\"t\":99,\"exit\":0}\n", gap),
+            std::string::npos);
+  ASSERT_TRUE(writer->losses().has_value());
+  EXPECT_NE(writer->losses()->find("5 events"), std::string::npos) << *writer->losses();
+  EXPECT_NE(writer->losses()->find("1 gap event"), std::string::npos) << *writer->losses();
 }
 
 TEST_F(RecorderRecordingWriterTest, ReadsTheTargetFromTheEnvironmentValue) {

@@ -90,5 +90,63 @@ TEST(RecorderRedactor, AdvancesPastRulesThatMatchTheEmptyString) {
   EXPECT_EQ(r.redact_copy("abxxc"), "ab<redacted:maybe>c");
 }
 
+// A tool_result whose content is a credentials file: the token fields sit inside a JSON string,
+// their quotes escaped once per level of nesting.
+TEST(RecorderRedactor, RedactsTokenFieldsInsideEscapedJsonAtAnyDepth) {
+  const auto r = Redactor::with_builtin_rules();
+  EXPECT_EQ(
+      r.redact_copy(
+          R"({"content":"{\"access_token\":\"ya29.FAKEfake\",\"refresh_token\":\"1//0FAKEfake\"}"})"),
+      R"({"content":"{\"access_token\":\"<redacted:oauth-token>\",\"refresh_token\":\"<redacted:oauth-token>\"}"})");
+  EXPECT_EQ(r.redact_copy(R"({"line":"{\"c\":\"{\\\"id_token\\\": \\\"eyFAKEfake\\\"}\"}"})"),
+            R"({"line":"{\"c\":\"{\\\"id_token\\\": \\\"<redacted:oauth-token>\\\"}\"}"})");
+}
+
+TEST(RecorderRedactor, RedactsTokenValuesWrittenWithJsonEscapes) {
+  const auto r = Redactor::with_builtin_rules();
+  EXPECT_EQ(r.redact_copy(R"({"refresh_token":"1\/\/0FAKE\u0066ake"})"),
+            R"({"refresh_token":"<redacted:oauth-token>"})");
+  EXPECT_EQ(r.redact_copy(R"({"k":"sk\u002dant\u002dapi03\u002dFAKEfakeFAKE"})"),
+            R"({"k":"<redacted:api-key>"})");
+  EXPECT_EQ(r.redact_copy(R"({"h":"Bearer abc\/DEF\/123456"})"),
+            R"({"h":"Bearer <redacted:bearer-token>"})");
+}
+
+TEST(RecorderRedactor, RedactsABearerTokenAfterATabEvenWhenTheTabIsEscaped) {
+  const auto r = Redactor::with_builtin_rules();
+  EXPECT_EQ(r.redact_copy("Bearer\tFAKEFAKEFAKE"), "Bearer\t<redacted:bearer-token>");
+  EXPECT_EQ(r.redact_copy(R"({"h":"Authorization:\tBearer\tFAKEFAKEFAKE"})"),
+            R"({"h":"Authorization:\tBearer\t<redacted:bearer-token>"})");
+}
+
+TEST(RecorderRedactor, RedactsBasicAuthorizationCredentials) {
+  const auto r = Redactor::with_builtin_rules();
+  EXPECT_EQ(r.redact_copy("Authorization: Basic dXNlcjpwYXNzd29yZA=="),
+            "Authorization: Basic <redacted:basic-auth>");
+  EXPECT_EQ(r.redact_copy(R"({"authorization":"Basic dXNlcjpwYXNzd29yZA=="})"),
+            R"({"authorization":"Basic <redacted:basic-auth>"})");
+  EXPECT_EQ(r.redact_copy("basic functionality"), "basic functionality");
+}
+
+TEST(RecorderRedactor, RedactsTheUserInfoOfAUrl) {
+  const auto r = Redactor::with_builtin_rules();
+  EXPECT_EQ(r.redact_copy("git clone https://user:FAKEpass@example.com/x.git"),
+            "git clone https://<redacted:url-userinfo>@example.com/x.git");
+  EXPECT_EQ(r.redact_copy(R"({"u":"https:\/\/user:FAKEpass@example.com"})"),
+            R"({"u":"https:\/\/<redacted:url-userinfo>@example.com"})");
+  EXPECT_EQ(r.redact_copy("http://127.0.0.1:8080/v1@x"), "http://127.0.0.1:8080/v1@x");
+}
+
+TEST(RecorderRedactor, RedactsClientSecretsAndFormEncodedTokens) {
+  const auto r = Redactor::with_builtin_rules();
+  EXPECT_EQ(r.redact_copy(R"({"client_secret":"GOCSPX-FAKEfake"})"),
+            R"({"client_secret":"<redacted:client-secret>"})");
+  EXPECT_EQ(r.redact_copy(R"({"c":"{\"clientSecret\":\"FAKEfake\"}"})"),
+            R"({"c":"{\"clientSecret\":\"<redacted:client-secret>\"}"})");
+  EXPECT_EQ(r.redact_copy("grant_type=refresh_token&client_secret=FAKEfake&refresh_token=1//FAKE"),
+            "grant_type=refresh_token&client_secret=<redacted:client-secret>"
+            "&refresh_token=<redacted:oauth-token>");
+}
+
 }  // namespace
 }  // namespace claude::recorder

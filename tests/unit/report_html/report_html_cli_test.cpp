@@ -1,6 +1,7 @@
 #include "claude/report_html/report_html_cli.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -82,6 +83,35 @@ TEST_F(ReportHtmlCli, ExplainsUsage) {
   EXPECT_NE(err_.str().find("unknown option '--frobnicate'"), std::string::npos);
   EXPECT_EQ(run({"-o"}), kExitUsage);
   EXPECT_NE(err_.str().find("-o needs a value"), std::string::npos);
+}
+
+TEST_F(ReportHtmlCli, WritesThePagePrivateAndKeepsAnExistingFileWithoutForce) {
+  const fs::path page = dir_ / "report.html";
+  ::umask(022);
+  ASSERT_EQ(run({"-o", page.string(), kData + "/suite.json"}), kExitOk) << err_.str();
+  struct stat info {};
+  ASSERT_EQ(::stat(page.c_str(), &info), 0);
+  EXPECT_EQ(info.st_mode & 0777, 0600u);
+  EXPECT_EQ(run({"-o", page.string(), "--title", "second", kData + "/suite.json"}), kExitUsage);
+  EXPECT_NE(err_.str().find("never overwritten without --force"), std::string::npos) << err_.str();
+  EXPECT_EQ(run({"-o", page.string(), "--force", "--title", "second", kData + "/suite.json"}),
+            kExitOk);
+  std::ifstream in(page);
+  const std::string html((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(html.find("<title>second</title>"), std::string::npos);
+}
+
+TEST_F(ReportHtmlCli, NeverWritesThroughASymlink) {
+  const fs::path victim = dir_ / "victim.txt";
+  std::ofstream(victim) << "keep me\n";
+  const fs::path page = dir_ / "report.html";
+  fs::create_symlink(victim, page);
+  EXPECT_EQ(run({"-o", page.string(), kData + "/suite.json"}), kExitUsage);
+  EXPECT_EQ(run({"-o", page.string(), "--force", kData + "/suite.json"}), kExitOk) << err_.str();
+  std::ifstream in(victim);
+  const std::string kept((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(kept, "keep me\n");
+  EXPECT_FALSE(fs::is_symlink(page));
 }
 
 TEST_F(ReportHtmlCli, FailsWhenTheOutputCannotBeWritten) {

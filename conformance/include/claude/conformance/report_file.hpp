@@ -1,8 +1,9 @@
 // Writing the files `harness check` and `harness fuzz` leave behind: reports and findings.
 //
-// What it is: one write of a whole text to a path, created private (0600, as every report the
-// harness writes: they hold session transcripts). Without `replace` an existing file is kept and
-// the message says that --force replaces it.
+// What it is: one write of a whole text to a path, by the one overwrite rule of
+// claude/recorder/private_file.hpp: created private (0600, as every report the harness writes:
+// they hold session transcripts), never through a symlink; without `replace` an existing file is
+// kept and the message says that --force replaces it.
 //
 // How it fails: returns false after one line on `err`, "<command>: cannot write PATH: reason".
 //

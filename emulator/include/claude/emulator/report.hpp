@@ -80,6 +80,8 @@ struct Report {
   // SDK lines read and thrown away, neither graded nor in the transcript: more unconsumed lines
   // were held than the engine keeps (Engine's kMaxHeldSdkLines / kMaxHeldSdkBytes).
   std::size_t dropped_sdk_lines = 0;
+  // The scenario was a recording cut short (Scenario::truncated): why. Such a replay never passes.
+  std::optional<std::string> truncated;
 };
 
 // The sentence a report gives for dropped SDK lines (empty when none were dropped).

@@ -105,6 +105,10 @@ struct Header {
 struct Scenario {
   std::string file;  // as given to the loader; used in every file:line
   bool from_recording = false;
+  // A recording without its exit or signal event (its recorder was killed, or its disk filled):
+  // why it is incomplete, "file:line: …". It loads and replays what was recorded, but lint warns,
+  // convert says so and a replay of it never passes (docs/recording.md, "Cut recordings").
+  std::optional<std::string> truncated;
   Header header;
   std::vector<Step> steps;
 };

@@ -6,6 +6,10 @@
 // `add_secret_env_rules` (redactor.hpp) teaches the Redactor those values so they are also removed
 // from the stream lines.
 //
+// Local paths: by default (hide_local_paths) no absolute path of this machine is kept: the
+// recording's own path and the real CLI's path become their file names, the working directory
+// becomes `.` and the home folder `~`, wherever they occur in argv, env values, cwd and cli.
+//
 // How it fails: it does not; bytes that are not UTF-8 in argv or cwd are replaced by U+FFFD in
 // the header only (forwarding is unaffected).
 #pragma once
@@ -38,6 +42,18 @@ struct RecordingHeader {
 // The header as one JSON line ending in '\n', redacted.
 [[nodiscard]] std::string encode_header_line(const RecordingHeader& header,
                                              const Redactor& redactor);
+
+// The paths hide_local_paths replaces; an empty one is left alone.
+struct LocalPaths {
+  std::string recording;  // the recording file → its file name
+  std::string real_cli;   // the CLI that was run → its file name
+  std::string cwd;        // → "."
+  std::string home;       // → "~"
+};
+
+// Replaces every occurrence of the local paths in the header's argv, env values, cwd and cli
+// (longest path first, so the recording under the cwd becomes its name, not "./name").
+void hide_local_paths(RecordingHeader& header, const LocalPaths& paths);
 
 [[nodiscard]] std::string utc_timestamp_now();
 

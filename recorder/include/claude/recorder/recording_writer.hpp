@@ -12,13 +12,25 @@
 // recorder thread, which takes chunks in the causal order of its RecordingQueue.
 //
 // How it fails: `create` throws RecordingError naming the path and errno text (existing file,
-// missing permission, …). A failing write afterwards (disk full) is remembered in `error()`
-// and stops further writes; forwarding never depends on the recording.
+// missing permission, …). A failing write afterwards (a full disk) does not end the recording:
+// the bytes not written stay first in line, in order (a line cut by a short write is finished
+// later, never torn), and every later flush tries again, so a disk full for a moment loses
+// nothing. While the file stays unwritable the session goes on (forwarding never waits for the
+// disk): up to kMaxUnwrittenBytes of events wait in memory, and events past that are dropped
+// whole and counted. Once a write succeeds again, a gap event
+//   {"t":T,"gap":{"events":N,"bytes":B,"reason":"No space left on device"}}
+// (T: the first dropped event's time) is written where they were. close_with() keeps trying
+// for kCloseRetry before it gives up. `losses()` describes every byte that did not reach the
+// file, for claude-tee's closing stderr line.
 //
-// What it costs: one mutex per append and one write(2) per flush.
+// What it costs: one mutex per append and one write(2) per flush; while the disk is full, one
+// failing write(2) per flush and up to kMaxUnwrittenBytes of memory.
 #pragma once
 
+#include <chrono>
+#include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -43,9 +55,18 @@ struct RecordingTarget {
 
 class RecordingWriter {
  public:
+  // Events kept in memory while the file cannot be written; more are dropped (a gap event).
+  static constexpr std::size_t kMaxUnwrittenBytes = std::size_t{16} << 20;
+  // How long close_with() keeps retrying a file that cannot be written.
+  static constexpr std::chrono::milliseconds kCloseRetry{5000};
+
+  // write(2) by default; tests pass one that fails like a full disk.
+  using WriteCall = std::function<long(int fd, const char* data, std::size_t size)>;
+
   // Creates the file (a directory target is created with mode 0700 when missing, and gets a
   // file named claude-<UTC time>-<pid>[-<n>].ndjson).
-  [[nodiscard]] static std::unique_ptr<RecordingWriter> create(const RecordingTarget& target);
+  [[nodiscard]] static std::unique_ptr<RecordingWriter> create(const RecordingTarget& target,
+                                                               WriteCall write = {});
 
   RecordingWriter(const RecordingWriter&) = delete;
   RecordingWriter& operator=(const RecordingWriter&) = delete;
@@ -62,22 +83,42 @@ class RecordingWriter {
   // Appends the final events, flushes, and ignores anything appended afterwards.
   void close_with(std::string_view final_events);
 
-  // The first write error, if any ("path: reason").
-  [[nodiscard]] std::optional<std::string> error() const;
+  // What did not reach the file, if anything: "path: N events (B bytes) dropped while the file
+  // could not be written (reason), marked by K gap events; M bytes never written (reason)".
+  [[nodiscard]] std::optional<std::string> losses() const;
 
  private:
-  RecordingWriter(int fd, std::filesystem::path path) : fd_(fd), path_(std::move(path)) {}
-  void write_locked(std::string_view bytes);
+  RecordingWriter(int fd, std::filesystem::path path, WriteCall write)
+      : fd_(fd), path_(std::move(path)), write_(std::move(write)) {}
+  // Writes the unwritten bytes; false (and stuck_) when the file refuses them.
+  bool write_unwritten_locked();
+  // Writes everything queued, in order: the unwritten bytes, events held before a gap, the gap
+  // event, then pending events. False while the file refuses bytes.
+  bool write_queued_locked();
 
   int fd_;
   std::filesystem::path path_;
-  mutable std::mutex queue_mutex_;  // guards pending_, gate_open_, closed_
+  WriteCall write_;
+  mutable std::mutex queue_mutex_;  // guards pending_, gate_open_, closed_, stuck_, the counts
   std::mutex file_mutex_;           // orders write(2) calls
   std::string pending_;
-  std::string writing_;
+  std::string pre_gap_;    // events accepted before the open gap, written before its event
+  std::string unwritten_;  // taken from the queue, not yet written (file_mutex_)
   bool gate_open_ = false;
   bool closed_ = false;
-  std::optional<std::string> error_;  // guarded by file_mutex_ for writes, queue_mutex_ for reads
+  bool stuck_ = false;  // the last write failed; appends count against kMaxUnwrittenBytes
+  std::size_t unwritten_size_ = 0;  // unwritten_.size(), readable under queue_mutex_
+  std::string last_reason_;
+  // Dropped since the last gap event was written (or for the next one).
+  std::size_t gap_events_ = 0;
+  std::size_t gap_bytes_ = 0;
+  std::string gap_t_;  // the `t` of the first dropped event, as written
+  std::string gap_reason_;
+  // Totals, for losses().
+  std::size_t dropped_events_ = 0;
+  std::size_t dropped_bytes_ = 0;
+  std::size_t gaps_written_ = 0;
+  std::size_t never_written_ = 0;
 };
 
 }  // namespace claude::recorder

@@ -3,7 +3,12 @@
 // What it is: an ordered list of named RE2 rules. Every match of a rule becomes
 // `<redacted:NAME>`; when the rule has a capturing group, only what the first group matched is
 // replaced, so `"access_token":"…"` keeps its key and stays valid JSON. Built-in rules cover
-// Anthropic API keys and OAuth tokens (`sk-ant-…`), bearer tokens and OAuth token fields; users
+// Anthropic API keys and OAuth tokens (`sk-ant-…`), bearer tokens, `Authorization: Basic`
+// credentials, the user:password of a URL, OAuth token fields and `client_secret`. The lines
+// redacted are JSON text whose strings may themselves hold JSON (a tool_result carrying a
+// credentials file), so every built-in rule also matches its secret at any depth of string
+// nesting (`\"access_token\":\"…\"`, `\\\"…`) and with JSON escapes inside the value (`\/`,
+// `\u0079`, `\t` between `Bearer` and the token); users
 // add rules from a file (one `name<TAB>RE2` per line), and claude-tee adds the values of
 // secret-named environment variables as literal rules. Forwarded bytes are never touched: the
 // redactor only ever sees copies.
@@ -24,7 +29,6 @@
 
 #include <filesystem>
 #include <memory>
-#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -55,16 +59,18 @@ class Redactor {
   Redactor(Redactor&&) noexcept;
   Redactor& operator=(Redactor&&) noexcept;
 
-  // A built-in rule and its prefilter: every match of `pattern` contains `anchor` (ASCII case
-  // folded when `anchor_ignores_case`).
+  // A built-in rule and its prefilter: every match of `pattern` contains `anchor` or, when set,
+  // `escaped_anchor` (the form the anchor takes inside an escaped JSON string); both ASCII case
+  // folded when `anchor_ignores_case`.
   struct BuiltinRule {
     std::string_view name;
     std::string_view pattern;
     std::string_view anchor;
+    std::string_view escaped_anchor;
     bool anchor_ignores_case = false;
   };
   // The built-in rules, in order: oauth-token (sk-ant-oat…), api-key (sk-ant-…), bearer-token,
-  // oauth-token (JSON token fields).
+  // basic-auth, url-userinfo, oauth-token (JSON token fields and form fields), client-secret.
   [[nodiscard]] static std::span<const BuiltinRule> builtin_rules() noexcept;
   [[nodiscard]] static Redactor with_builtin_rules();
 
@@ -92,7 +98,7 @@ class Redactor {
  private:
   struct Rule;
   void add_anchored_rule(std::string name, std::string_view re2_pattern, std::string_view origin,
-                         std::optional<LiteralFinder> anchor);
+                         std::vector<LiteralFinder> anchors);
   void rebuild_union();
   [[nodiscard]] bool anchor_found_in(std::string_view text) const;
 

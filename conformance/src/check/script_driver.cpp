@@ -1,4 +1,4 @@
-#include "check/python_driver.hpp"
+#include "check/script_driver.hpp"
 
 #include <chrono>
 
@@ -18,11 +18,13 @@ std::string last_line(const std::string& text) {
 
 }  // namespace
 
-std::vector<std::string> python_driver_command(const std::filesystem::path& driver_script) {
-  return {"python3", driver_script.string()};
+std::vector<std::string> script_driver_command(const ScriptDriver& driver,
+                                               const std::filesystem::path& driver_script) {
+  return {driver.interpreter, driver_script.string()};
 }
 
-std::optional<std::string> python_driver_problem(const std::vector<std::string>& command) {
+std::optional<std::string> script_driver_problem(const ScriptDriver& driver,
+                                                 const std::vector<std::string>& command) {
   DriverRunRequest probe;
   probe.argv = command;
   probe.argv.emplace_back("--sdk-info");
@@ -30,12 +32,13 @@ std::optional<std::string> python_driver_problem(const std::vector<std::string>&
   const RunOutcome outcome = run_driver(probe);
   if (outcome.driver_exit == 0) return std::nullopt;
   if (outcome.driver_exit == 127) {
-    return "--sdk python needs python3 on PATH (Debian: apt-get install python3): " +
-           last_line(outcome.driver_stderr);
+    return "--sdk " + driver.sdk + " needs " + driver.interpreter +
+           " on PATH (Debian: apt-get install " + driver.debian +
+           "): " + last_line(outcome.driver_stderr);
   }
   std::string reason = last_line(outcome.driver_stderr);
   if (reason.empty()) reason = "`" + command.back() + " --sdk-info` failed without a reason";
-  return "--sdk python cannot run: " + reason;
+  return "--sdk " + driver.sdk + " cannot run: " + reason;
 }
 
 }  // namespace claude::conformance
