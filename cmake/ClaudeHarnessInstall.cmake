@@ -59,8 +59,10 @@ if(claude_harness_exported_libraries OR claude_harness_exported_executables)
           COMPONENT development)
 endif()
 
-# The other executables are tools, not link targets.
-foreach(executable claude-tee model-stub claude-report-html claude-harness-driver-cpp)
+# The other executables are tools, not link targets. claude-sdk-ask is the example client
+# docs/getting-started.md replays a scenario against, installed so a newcomer has one.
+foreach(executable claude-tee model-stub claude-report-html claude-harness-driver-cpp
+                   claude-sdk-ask)
   if(TARGET ${executable})
     install(TARGETS ${executable} RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}" COMPONENT runtime)
   endif()
@@ -98,7 +100,7 @@ install(FILES "${PROJECT_BINARY_DIR}/claude_harness.pc"
         DESTINATION "${CMAKE_INSTALL_LIBDIR}/pkgconfig" COMPONENT development)
 
 # Data: what fake-claude, the schema-aware editors and the conformance drivers need.
-install(FILES "${PROJECT_SOURCE_DIR}/docs/scenario.schema.json"
+install(FILES "${PROJECT_SOURCE_DIR}/docs/scenario.schema.json" "${PROJECT_SOURCE_DIR}/docs/driver-spec.schema.json"
         DESTINATION "${CLAUDE_HARNESS_INSTALL_DATADIR}" COMPONENT runtime)
 if(EXISTS "${PROJECT_SOURCE_DIR}/docs/model-script.schema.json")
   install(FILES "${PROJECT_SOURCE_DIR}/docs/model-script.schema.json"

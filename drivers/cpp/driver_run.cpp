@@ -33,93 +33,66 @@ constexpr auto kSettle = 2000ms;  // how long in-flight control calls may take t
 
 // --- options ------------------------------------------------------------------------------------
 
-std::vector<std::string> string_list(const json& value, const std::string& key) {
-  if (!value.is_array()) throw SpecError("driver spec: options." + key + " must be an array");
-  std::vector<std::string> out;
-  for (const auto& v : value) {
-    if (!v.is_string())
-      throw SpecError("driver spec: options." + key + " must be an array of strings");
-    out.push_back(v.get<std::string>());
-  }
-  return out;
-}
-
-template <class T>
-T typed(const json& value, const std::string& key) {
-  try {
-    return value.get<T>();
-  } catch (const json::exception&) {
-    throw SpecError("driver spec: options." + key + " has the wrong type");
-  }
-}
-
 void apply_options(const json& options, sdk::Options& o) {
   for (const auto& [key, v] : options.items()) {
     if (key == "model") {
-      o.model = typed<std::string>(v, key);
+      o.model = v.get<std::string>();
     } else if (key == "fallback_model") {
-      o.fallback_model = typed<std::string>(v, key);
+      o.fallback_model = v.get<std::string>();
     } else if (key == "permission_mode") {
-      o.permission_mode = typed<std::string>(v, key);
+      o.permission_mode = v.get<std::string>();
     } else if (key == "max_turns") {
-      o.max_turns = typed<int>(v, key);
+      o.max_turns = v.get<int>();
     } else if (key == "max_budget_usd") {
-      o.max_budget_usd = typed<double>(v, key);
+      o.max_budget_usd = v.get<double>();
     } else if (key == "max_thinking_tokens") {
-      o.thinking = sdk::ThinkingConfig{sdk::ThinkingConfig::Kind::enabled, typed<int>(v, key)};
+      o.thinking = sdk::ThinkingConfig{sdk::ThinkingConfig::Kind::enabled, v.get<int>()};
     } else if (key == "include_partial_messages") {
-      o.include_partial_messages = typed<bool>(v, key);
+      o.include_partial_messages = v.get<bool>();
     } else if (key == "include_hook_events") {
       // Options has no member for it; the CLI flag is what that option would add.
-      if (typed<bool>(v, key)) o.extra_args.emplace_back("include-hook-events", std::nullopt);
+      if (v.get<bool>()) o.extra_args.emplace_back("include-hook-events", std::nullopt);
     } else if (key == "allowed_tools") {
-      o.allowed_tools = string_list(v, key);
+      o.allowed_tools = v.get<std::vector<std::string>>();
     } else if (key == "disallowed_tools") {
-      o.disallowed_tools = string_list(v, key);
+      o.disallowed_tools = v.get<std::vector<std::string>>();
     } else if (key == "tools") {
-      o.tools = string_list(v, key);
+      o.tools = v.get<std::vector<std::string>>();
     } else if (key == "system_prompt") {
       if (v.is_string()) {
         o.system_prompt = {sdk::SystemPrompt::Kind::text, v.get<std::string>(), ""};
-      } else if (v.is_object() && v.value("type", "") == "preset") {
+      } else {  // a preset object (the schema allows nothing else)
         o.system_prompt = {sdk::SystemPrompt::Kind::preset, "", v.value("append", "")};
-      } else {
-        throw SpecError("driver spec: options.system_prompt must be a string or a preset object");
       }
     } else if (key == "append_system_prompt") {
-      o.system_prompt = {sdk::SystemPrompt::Kind::preset, "", typed<std::string>(v, key)};
+      o.system_prompt = {sdk::SystemPrompt::Kind::preset, "", v.get<std::string>()};
     } else if (key == "permission_prompt_tool_name") {
-      o.permission_prompt_tool = typed<std::string>(v, key);
+      o.permission_prompt_tool = v.get<std::string>();
     } else if (key == "setting_sources") {
-      o.setting_sources = string_list(v, key);
+      o.setting_sources = v.get<std::vector<std::string>>();
     } else if (key == "strict_mcp_config") {
-      o.strict_mcp_config = typed<bool>(v, key);
+      o.strict_mcp_config = v.get<bool>();
     } else if (key == "resume") {
-      o.resume = typed<std::string>(v, key);
+      o.resume = v.get<std::string>();
     } else if (key == "continue") {
-      o.continue_conversation = typed<bool>(v, key);
+      o.continue_conversation = v.get<bool>();
     } else if (key == "fork_session") {
-      o.fork_session = typed<bool>(v, key);
+      o.fork_session = v.get<bool>();
     } else if (key == "session_id") {
-      o.session_id = typed<std::string>(v, key);
+      o.session_id = v.get<std::string>();
     } else if (key == "add_dirs") {
-      o.add_dirs = string_list(v, key);
+      o.add_dirs = v.get<std::vector<std::string>>();
     } else if (key == "cwd") {
-      o.cwd = typed<std::string>(v, key);
+      o.cwd = v.get<std::string>();
     } else if (key == "extra_args") {
-      if (!v.is_object()) throw SpecError("driver spec: options.extra_args must be an object");
       for (const auto& [flag, value] : v.items()) {
         if (value.is_null())
           o.extra_args.emplace_back(flag, std::nullopt);
-        else if (value.is_string())
-          o.extra_args.emplace_back(flag, value.get<std::string>());
         else
-          throw SpecError("driver spec: options.extra_args." + flag + " must be a string or null");
+          o.extra_args.emplace_back(flag, value.get<std::string>());
       }
     } else if (key == "env") {
-      if (!v.is_object()) throw SpecError("driver spec: options.env must be an object");
-      for (const auto& [name, value] : v.items())
-        o.env[name] = typed<std::string>(value, "env." + name);
+      for (const auto& [name, value] : v.items()) o.env[name] = value.get<std::string>();
     } else {
       throw UnsupportedFeature("options." + key);
     }

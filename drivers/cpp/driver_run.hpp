@@ -12,7 +12,8 @@
 // Every message is observed as `Message::json()` (the message as received: the typed view keeps
 // the wire's `type`/`subtype`); what the SDK throws becomes an `error` observation.
 //
-// How it fails: UnsupportedFeature / SpecError from the option mapping before anything starts;
+// How it fails: UnsupportedFeature (or json::exception for a spec the schema would refuse) from
+// the option mapping before anything starts;
 // otherwise never throws. Returns the exit code: 0 carried out, 3 the session outlived
 // `timeout_ms` (the CLI child is killed first so nothing is left behind; without an
 // `on_timeout` the process then exits 3 at once).

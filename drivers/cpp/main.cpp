@@ -129,8 +129,14 @@ int main(int argc, char** argv) {
     else
       throw SpecError(
           "no driver spec: give --spec FILE, set CLAUDE_HARNESS_DRIVER_SPEC, or give --scenario");
-    invocation.spec = claude::driver::parse_driver_spec(spec);
-    claude::driver::check_options(invocation.spec);
+    try {
+      invocation.spec = claude::driver::parse_driver_spec(spec);
+      claude::driver::check_options(invocation.spec);
+    } catch (const json::exception& e) {
+      // The harness names the member; a driver run by hand only says that the spec is bad.
+      throw SpecError("the driver spec does not match docs/driver-spec.schema.json (" +
+                      std::string(e.what()) + "); `harness check` names the member");
+    }
 
     log.write({{"obs", "start"},
                {"driver", "cpp"},

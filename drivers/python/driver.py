@@ -156,6 +156,8 @@ def run(args: dict) -> int:
         raise SpecError(
             "no driver spec: give --spec FILE, set CLAUDE_HARNESS_DRIVER_SPEC, or give --scenario"
         )
+    if not isinstance(raw, dict):
+        raise SpecError("the driver spec must be a JSON object (docs/driver-spec.schema.json)")
     spec = parse_spec(raw)
     try:
         sdk = sdk_location.import_sdk()

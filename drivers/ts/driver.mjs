@@ -4,7 +4,8 @@
 // Reads a driver spec (docs/drivers.md), makes the SDK do what the spec says against fake-claude,
 // and prints what the SDK surfaced as NDJSON observations on stdout. The SDK's own failures are
 // observations, not driver failures: the driver exits 0 whenever it could carry the spec out.
-// Exit codes: 0 spec carried out, 2 usage or bad spec, 3 the session did not end within timeout_ms
+// The harness has checked the spec against docs/driver-spec.schema.json; this driver does not.
+// Exit codes: 0 spec carried out, 2 usage or unreadable spec, 3 the session did not end within timeout_ms
 // (or the driver itself broke), 4 the spec asks for something this driver cannot express with this SDK.
 
 import { readFileSync } from 'node:fs';
@@ -136,24 +137,6 @@ class Triggers {
     this.counts = new Map();
   }
 
-  validate(trigger, where) {
-    if (trigger === undefined || trigger === 'start' || trigger === 'never') return;
-    if (trigger === null || typeof trigger !== 'object' || Array.isArray(trigger)) {
-      throw new UsageError(`${where}: a trigger is "start", "never" or an object`);
-    }
-    for (const key of Object.keys(trigger)) {
-      if (!['message', 'nth', 'delay_ms'].includes(key)) {
-        throw new UsageError(`${where}: unknown trigger member '${key}'`);
-      }
-    }
-    if (trigger.nth !== undefined && !(Number.isInteger(trigger.nth) && trigger.nth >= 1)) {
-      throw new UsageError(`${where}: "nth" must be an integer >= 1`);
-    }
-    if (trigger.delay_ms !== undefined && !(Number.isInteger(trigger.delay_ms) && trigger.delay_ms >= 0)) {
-      throw new UsageError(`${where}: "delay_ms" must be an integer >= 0`);
-    }
-  }
-
   // Resolves when the trigger fires; never resolves for "never" or an unmatched pattern.
   when(trigger) {
     if (trigger === undefined || trigger === 'start') return Promise.resolve();
@@ -174,19 +157,6 @@ class Triggers {
     this.waiting = still;
   }
 }
-
-const KNOWN_SPEC_KEYS = new Set([
-  'prompt',
-  'turns',
-  'end_input',
-  'options',
-  'can_use_tool',
-  'hooks',
-  'mcp_servers',
-  'control',
-  'capture_stderr',
-  'timeout_ms',
-]);
 
 // Driver-spec option name -> SDK Options member. Values pass through unchanged.
 const OPTION_NAMES = {
@@ -220,80 +190,14 @@ function isObject(value) {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-function validateSpec(spec, triggers) {
-  if (!isObject(spec)) {
-    throw new UsageError('driver spec: must be a JSON object');
-  }
-  for (const key of Object.keys(spec)) {
-    if (!KNOWN_SPEC_KEYS.has(key)) throw new UnsupportedFeature(key);
-  }
-  if ((spec.prompt === undefined) === (spec.turns === undefined)) {
-    throw new UsageError('driver spec: exactly one of "prompt" (one-shot) or "turns" (streaming input) is required');
-  }
-  if (spec.prompt !== undefined && typeof spec.prompt !== 'string') {
-    throw new UsageError('driver spec: "prompt" must be a string');
-  }
-  if (spec.turns !== undefined) {
-    if (!Array.isArray(spec.turns) || spec.turns.length === 0) {
-      throw new UsageError('driver spec: "turns" must be a non-empty array');
-    }
-    spec.turns.forEach((turn, i) => {
-      if (turn === null || typeof turn !== 'object') throw new UsageError(`driver spec: turns[${i}] must be an object`);
-      if ((typeof turn.text === 'string') === (turn.message !== undefined)) {
-        throw new UsageError(`driver spec: turns[${i}] needs exactly one of "text" or "message"`);
-      }
-      triggers.validate(turn.when, `driver spec: turns[${i}].when`);
-    });
-    triggers.validate(spec.end_input, 'driver spec: end_input');
-  } else if (spec.end_input !== undefined) {
-    throw new UsageError('driver spec: "end_input" only applies to "turns"');
-  }
+// The harness checks every spec against docs/driver-spec.schema.json before any driver starts;
+// this driver only refuses what the TypeScript SDK cannot express (exit 4).
+function unsupportedIn(spec) {
   for (const key of Object.keys(spec.options ?? {})) {
     if (!(key in OPTION_NAMES)) throw new UnsupportedFeature(`options.${key}`);
   }
-  for (const key of ['can_use_tool', 'hooks', 'mcp_servers', 'control']) {
-    if (spec[key] === undefined) continue;
-    if (!Array.isArray(spec[key]) || !spec[key].every(isObject)) {
-      throw new UsageError(`driver spec: "${key}" must be an array of objects`);
-    }
-  }
-  if (spec.options !== undefined && !isObject(spec.options)) {
-    throw new UsageError('driver spec: "options" must be an object');
-  }
-  for (const [i, rule] of (spec.can_use_tool ?? []).entries()) {
-    const where = `driver spec: can_use_tool[${i}]`;
-    if (rule.throw === undefined && !['allow', 'deny'].includes(rule.behavior)) {
-      throw new UsageError(`${where}: "behavior" must be "allow" or "deny" (or give "throw")`);
-    }
-    if (rule.behavior === 'deny' && typeof rule.message !== 'string') {
-      throw new UsageError(`${where}: a deny needs a "message" string`);
-    }
-  }
-  for (const [i, hook] of (spec.hooks ?? []).entries()) {
-    if (typeof hook.event !== 'string') throw new UsageError(`driver spec: hooks[${i}]: "event" must be a string`);
-    if (hook.returns === undefined && hook.throw === undefined) {
-      throw new UsageError(`driver spec: hooks[${i}]: give "returns" (hook JSON output) or "throw"`);
-    }
-  }
-  for (const [i, server] of (spec.mcp_servers ?? []).entries()) {
-    if (typeof server.name !== 'string') throw new UsageError(`driver spec: mcp_servers[${i}]: "name" must be a string`);
-    if (server.tools !== undefined && (!Array.isArray(server.tools) || !server.tools.every(isObject))) {
-      throw new UsageError(`driver spec: mcp_servers[${i}].tools must be an array of objects`);
-    }
-    for (const [j, tool] of (server.tools ?? []).entries()) {
-      const where = `driver spec: mcp_servers[${i}].tools[${j}]`;
-      if (typeof tool.name !== 'string') throw new UsageError(`${where}: "name" must be a string`);
-      if (tool.returns === undefined && tool.throw === undefined) {
-        throw new UsageError(`${where}: give "returns" (an MCP CallToolResult) or "throw"`);
-      }
-    }
-  }
-  for (const [i, call] of (spec.control ?? []).entries()) {
+  for (const call of spec.control ?? []) {
     if (!(call.call in CONTROL_CALLS)) throw new UnsupportedFeature(`control.${call.call}`);
-    triggers.validate(call.when, `driver spec: control[${i}].when`);
-  }
-  if (spec.timeout_ms !== undefined && !(Number.isInteger(spec.timeout_ms) && spec.timeout_ms > 0)) {
-    throw new UsageError('driver spec: "timeout_ms" must be a positive integer');
   }
 }
 
@@ -439,9 +343,11 @@ function loadInvocation(args) {
   else if (scenario) spec = specFromScenarioHeader(scenario);
   else throw new UsageError('no driver spec: give --spec FILE, set CLAUDE_HARNESS_DRIVER_SPEC, or give --scenario');
 
-  const triggers = new Triggers();
-  validateSpec(spec, triggers);
-  return { fakeClaude, scenario, spec, triggers };
+  if (!isObject(spec)) {
+    throw new UsageError('the driver spec must be a JSON object (docs/driver-spec.schema.json)');
+  }
+  unsupportedIn(spec);
+  return { fakeClaude, scenario, spec, triggers: new Triggers() };
 }
 
 async function run({ fakeClaude, scenario, spec, triggers }, onSessionStart) {

@@ -114,7 +114,9 @@ int diff_command(const std::vector<std::string>& args, std::ostream& out, std::o
 Compares two scenarios or recordings step by step: verbs, order, message types and subtypes, and
 the fields present. Values (ids, uuids, timestamps, durations, costs, text) are ignored, and
 pattern operators match anything. Prints `- A:line …` for steps only in A, `+ B:line …` for
-steps only in B.
+steps only in B, `> A:line moved to B:line …` for a step found at another place, and
+`~ A:line -> B:line …` for a step whose fields changed, followed by one indented
+`/pointer: what differs` line per field.
 Exit status: 0 equivalent, 1 different, 2 usage error or a file that does not load.
 )";
   if (wants_help(args)) {
@@ -134,9 +136,23 @@ Exit status: 0 equivalent, 1 different, 2 usage error or a file that does not lo
   }
   const auto changes = structural_diff(*a.scenario, *b.scenario);
   for (const auto& c : changes) {
-    const bool removed = c.kind == StepChange::Kind::removed;
-    out << (removed ? "- " : "+ ") << (removed ? args[0] : args[1]) << ":" << c.line << ": "
-        << c.summary << '\n';
+    switch (c.kind) {
+      case StepChange::Kind::removed:
+        out << "- " << args[0] << ":" << c.line << ": " << c.summary << '\n';
+        break;
+      case StepChange::Kind::added:
+        out << "+ " << args[1] << ":" << c.line << ": " << c.summary << '\n';
+        break;
+      case StepChange::Kind::moved:
+        out << "> " << args[0] << ":" << c.line << " moved to " << args[1] << ":" << c.line_b
+            << ": " << c.summary << '\n';
+        break;
+      case StepChange::Kind::changed:
+        out << "~ " << args[0] << ":" << c.line << " -> " << args[1] << ":" << c.line_b << ": "
+            << c.summary << '\n';
+        for (const auto& field : c.fields) out << "    " << field << '\n';
+        break;
+    }
   }
   if (changes.empty()) out << "equivalent\n";
   return changes.empty() ? kExitPass : kExitVerdictFailed;

@@ -1,6 +1,7 @@
 #include "claude/harness/structural_diff.hpp"
 
 #include <algorithm>
+#include <optional>
 
 namespace claude::harness {
 namespace {
@@ -41,6 +42,56 @@ bool same_shape(const Json& a, const Json& b, bool compare_value) {
   if (a.is_number() && b.is_number()) return true;
   if (a.type() != b.type()) return false;
   return !compare_value || a == b;
+}
+
+std::string kind_of(const Json& v) {
+  if (v.is_object()) return "an object";
+  if (v.is_array()) return "an array";
+  if (v.is_string()) return "a string";
+  if (v.is_number()) return "a number";
+  if (v.is_boolean()) return "a bool";
+  return "null";
+}
+
+std::string escaped_key(const std::string& key) {
+  std::string out;
+  for (char c : key)
+    out += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
+  return out;
+}
+
+// Where same_shape(a, b) says no, and why: one "/pointer: reason" per difference.
+void shape_differences(const Json& a, const Json& b, bool compare_value, const std::string& at,
+                       std::vector<std::string>& out) {
+  if (is_operator(a) || is_operator(b)) return;
+  const std::string here = at.empty() ? "/" : at;
+  if (a.is_object() && b.is_object()) {
+    for (const auto& [key, value] : a.items()) {
+      const std::string pointer = at + "/" + escaped_key(key);
+      const auto other = b.find(key);
+      if (other == b.end())
+        out.push_back(pointer + ": only in A");
+      else
+        shape_differences(value, *other, key == "type" || key == "subtype", pointer, out);
+    }
+    for (const auto& [key, value] : b.items())
+      if (!a.contains(key)) out.push_back(at + "/" + escaped_key(key) + ": only in B");
+    return;
+  }
+  if (a.is_array() && b.is_array()) {
+    if (a.size() != b.size())
+      out.push_back(here + ": " + std::to_string(a.size()) + " items in A, " +
+                    std::to_string(b.size()) + " in B");
+    for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i)
+      shape_differences(a[i], b[i], false, at + "/" + std::to_string(i), out);
+    return;
+  }
+  if (a.is_number() && b.is_number()) return;
+  if (a.type() != b.type()) {
+    out.push_back(here + ": " + kind_of(a) + " in A, " + kind_of(b) + " in B");
+  } else if (compare_value && a != b) {
+    out.push_back(here + ": " + a.dump() + " in A, " + b.dump() + " in B");
+  }
 }
 
 bool same_step(const emulator::Step& a, const emulator::Step& b) {
@@ -90,18 +141,77 @@ std::vector<StepChange> structural_diff(const emulator::Scenario& a, const emula
           same_step(x[i], y[j]) ? lcs[i + 1][j + 1] + 1 : std::max(lcs[i + 1][j], lcs[i][j + 1]);
     }
   }
-  std::vector<StepChange> changes;
+  // The unmatched steps, each with the run of differences (hunk) it belongs to.
+  struct Unmatched {
+    bool in_a;
+    std::size_t index;
+    std::size_t hunk;
+    bool used = false;
+  };
+  std::vector<Unmatched> unmatched;
+  std::size_t hunk = 0;
+  bool in_hunk = false;
   std::size_t i = 0, j = 0;
   while (i < n || j < m) {
     if (i < n && j < m && same_step(x[i], y[j])) {
       ++i;
       ++j;
-    } else if (j == m || (i < n && lcs[i + 1][j] >= lcs[i][j + 1])) {
-      changes.push_back({StepChange::Kind::removed, x[i].line, step_summary(x[i])});
-      ++i;
-    } else {
-      changes.push_back({StepChange::Kind::added, y[j].line, step_summary(y[j])});
-      ++j;
+      if (in_hunk) ++hunk;
+      in_hunk = false;
+      continue;
+    }
+    in_hunk = true;
+    if (j == m || (i < n && lcs[i + 1][j] >= lcs[i][j + 1]))
+      unmatched.push_back({true, i++, hunk});
+    else
+      unmatched.push_back({false, j++, hunk});
+  }
+
+  std::vector<StepChange> changes;
+  // A step only in A whose twin is only in B moved; else one of the same verb and type in the
+  // same hunk is that step, changed.
+  const auto pair_of = [&](const Unmatched& removed, bool same_hunk_and_type) -> Unmatched* {
+    for (auto& added : unmatched) {
+      if (added.in_a || added.used) continue;
+      const auto& sa = x[removed.index];
+      const auto& sb = y[added.index];
+      if (same_hunk_and_type ? added.hunk == removed.hunk && sa.verb == sb.verb &&
+                                   type_of(step_value(sa)) == type_of(step_value(sb))
+                             : same_step(sa, sb))
+        return &added;
+    }
+    return nullptr;
+  };
+  std::vector<std::optional<StepChange>> paired(unmatched.size());
+  for (bool by_place : {false, true}) {
+    for (std::size_t k = 0; k < unmatched.size(); ++k) {
+      auto& removed = unmatched[k];
+      if (!removed.in_a || removed.used) continue;
+      Unmatched* added = pair_of(removed, by_place);
+      if (added == nullptr) continue;
+      removed.used = added->used = true;
+      const auto& sa = x[removed.index];
+      const auto& sb = y[added->index];
+      StepChange c{by_place ? StepChange::Kind::changed : StepChange::Kind::moved,
+                   sa.line,
+                   sb.line,
+                   step_summary(sa),
+                   {}};
+      if (by_place) shape_differences(step_value(sa), step_value(sb), false, "", c.fields);
+      paired[k] = std::move(c);
+    }
+  }
+  for (std::size_t k = 0; k < unmatched.size(); ++k) {
+    const auto& u = unmatched[k];
+    if (paired[k]) {
+      changes.push_back(std::move(*paired[k]));
+    } else if (!u.used) {
+      const auto& step = u.in_a ? x[u.index] : y[u.index];
+      changes.push_back({u.in_a ? StepChange::Kind::removed : StepChange::Kind::added,
+                         step.line,
+                         0,
+                         step_summary(step),
+                         {}});
     }
   }
   return changes;

@@ -22,7 +22,7 @@ std::string temporary_beside(const std::filesystem::path& path) {
 std::optional<std::string> private_file_problem(const std::filesystem::path& path, bool replace) {
   std::error_code ec;
   const auto status = std::filesystem::symlink_status(path, ec);
-  if (std::filesystem::is_directory(status)) return std::string("is a directory");
+  if (std::filesystem::is_directory(status)) return std::string(std::strerror(EISDIR));
   if (std::filesystem::exists(status) || std::filesystem::is_symlink(status)) {
     if (!replace) return std::string(kRefused);
   }

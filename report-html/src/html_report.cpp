@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <vector>
 
 #include "case_view.hpp"
 #include "claude/report_html/html_text.hpp"
@@ -108,7 +109,8 @@ RenderedReport render_html_report(const std::vector<ReportSource>& sources,
       "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
       "style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n";
   html += "<title>" + escaped_title + "</title>\n<style>" + std::string(kPageStyle) +
-          "</style>\n<script>" + std::string(kErrorRecorderScript) + "</script>\n</head>\n<body>\n";
+          "</style>\n<script>" + std::string(kErrorRecorderScript) + "</script>\n</head>\n<body" +
+          (rendered.failing_cases > 0 ? " class=\"only-failures\"" : "") + ">\n";
   html += "<h1>" + escaped_title + "</h1>\n";
   html += "<p class=\"meta\">" + std::to_string(rendered.cases) + " cases, " +
           std::to_string(rendered.failing_cases) + " failing</p>\n";
@@ -122,11 +124,19 @@ RenderedReport render_html_report(const std::vector<ReportSource>& sources,
     for (const auto& e : rendered.errors) html += "<li>skipped " + escape_html(e) + "</li>\n";
     html += "</ul>\n";
   }
-  html += "<label><input type=\"checkbox\" id=\"only-failures\"> only failing cases</label>\n";
+  // Failing cases first, and only they at first when there are any: that is what the reader
+  // opened the page for. Anchors keep the input order (case-N is the N-th case read).
+  std::vector<std::size_t> order(cases.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_partition(order.begin(), order.end(),
+                        [&](std::size_t i) { return cases[i].failing(); });
+  const bool any_failing = rendered.failing_cases > 0;
+  html += "<label><input type=\"checkbox\" id=\"only-failures\"" +
+          std::string(any_failing ? " checked" : "") + "> only failing cases</label>\n";
   html +=
       "<table class=\"cases\">\n<tr><th>verdict</th><th>case</th><th>group</th>"
       "<th>seconds</th><th>first finding</th></tr>\n";
-  for (std::size_t i = 0; i < cases.size(); ++i) {
+  for (const std::size_t i : order) {
     const CaseView& c = cases[i];
     const std::string first = c.findings.empty() ? "" : shorten(c.findings.front(), 120);
     html += "<tr class=\"case-row" + std::string(c.failing() ? " failing" : "") + "\"><td>" +
@@ -135,7 +145,7 @@ RenderedReport render_html_report(const std::vector<ReportSource>& sources,
             seconds_text(c.seconds) + "</td><td>" + escape_html(first) + "</td></tr>\n";
   }
   html += "</table>\n";
-  for (std::size_t i = 0; i < cases.size(); ++i) html += case_section(cases[i], i);
+  for (const std::size_t i : order) html += case_section(cases[i], i);
   html += "<script>" + std::string(kPageScript) + "</script>\n</body>\n</html>\n";
   return rendered;
 }

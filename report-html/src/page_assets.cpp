@@ -28,7 +28,9 @@ svg.sequence .msg.in line { stroke: #0969da; }
 svg.sequence .msg.out line { stroke: #8250df; }
 svg.sequence .msg.err circle { fill: var(--other); }
 svg.sequence .msg.err .label { fill: var(--other); font-style: italic; }
-svg.sequence .msg.unanswered .label { fill: var(--other); }
+svg.sequence .msg.unanswered .label { fill: var(--other); font-weight: 600; }
+svg.sequence .msg.failed line { stroke: var(--fail); stroke-dasharray: 6 3; }
+svg.sequence .msg.failed .label { fill: var(--fail); }
 svg.sequence .msg.mismatch line { stroke: var(--fail); stroke-width: 3; }
 svg.sequence .msg.mismatch .label, svg.sequence .mismatch-note { fill: var(--fail); font-weight: 700; }
 svg.sequence .pair { fill: none; stroke: #8c959f; stroke-width: 1.5; }
@@ -62,6 +64,7 @@ const std::string_view kPageScript = R"js(
   });
   var onlyFailures = document.getElementById('only-failures');
   if (onlyFailures) {
+    document.body.classList.toggle('only-failures', onlyFailures.checked);
     onlyFailures.addEventListener('change', function () {
       document.body.classList.toggle('only-failures', onlyFailures.checked);
     });

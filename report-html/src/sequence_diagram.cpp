@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <map>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "case_view.hpp"
@@ -34,15 +35,45 @@ struct Entry {
   std::string request_id;  // control_request: its id; control_response: the id it answers
   bool is_request = false;
   bool is_response = false;
+  bool auto_answered = false;  // fake-claude answered this SDK request itself (initialize, …)
+  bool failed = false;         // an error reply, or a result that reports an error
   int y = 0;
 };
+
+// The string value of `"key":"…"` in a cut preview (no escapes expected in ids and subtypes).
+std::string scan_member(std::string_view line, std::string_view key) {
+  const std::string needle = "\"" + std::string(key) + "\":\"";
+  const auto at = line.find(needle);
+  if (at == std::string_view::npos) return {};
+  const auto start = at + needle.size();
+  const auto end = line.find('"', start);
+  return end == std::string_view::npos ? std::string()
+                                       : std::string(line.substr(start, end - start));
+}
+
+// A preview cut before its end is no JSON, yet its start still says what it was: the type, the
+// control subtype and the request_id come early in every control line.
+void describe_cut(Entry& e) {
+  const std::string type = scan_member(e.line, "type");
+  if (type != "control_request" && type != "control_response") {
+    e.label = e.dir == "err" ? "stderr: " + shorten(e.line, 60) : shorten(e.line, 48);
+    return;
+  }
+  e.is_request = type == "control_request";
+  e.is_response = !e.is_request;
+  e.request_id = scan_member(e.line, "request_id");
+  const std::string subtype = scan_member(e.line, "subtype");
+  e.failed = e.is_response && subtype == "error";
+  e.label = type + (subtype.empty() ? "" : " " + subtype) + " (cut)";
+}
 
 // "type/subtype", the control subtype and the request id when the preview is whole JSON; else
 // the start of the text, since previews of long lines are cut.
 void describe(Entry& e) {
   const Json j = Json::parse(e.line, nullptr, false);
   if (j.is_discarded() || !j.is_object()) {
-    e.label = e.dir == "err" ? "stderr: " + shorten(e.line, 60) : shorten(e.line, 48);
+    describe_cut(e);
+    if (!e.request_id.empty()) e.label += " #" + shorten(e.request_id, 8);
     return;
   }
   const std::string type = string_member(j, "type");
@@ -58,9 +89,14 @@ void describe(Entry& e) {
     if (response != j.end()) {
       e.request_id = string_member(*response, "request_id");
       e.label += " " + string_member(*response, "subtype");
+      e.failed = string_member(*response, "subtype") == "error";
     }
   } else if (const std::string subtype = string_member(j, "subtype"); !subtype.empty()) {
     e.label += "/" + subtype;
+    const auto is_error = j.find("is_error");
+    e.failed = type == "result" &&
+               ((is_error != j.end() && is_error->is_boolean() && is_error->get<bool>()) ||
+                subtype.starts_with("error"));
   }
   if (!e.request_id.empty()) e.label += " #" + shorten(e.request_id, 8);
 }
@@ -107,6 +143,9 @@ std::string sequence_diagram_svg(const Json& fake_report, std::string_view ancho
       last_t = e.t_ms;
       e.dir = string_member(item, "dir");
       e.line = string_member(item, "line");
+      const auto auto_answered = item.find("auto_answered");
+      e.auto_answered =
+          auto_answered != item.end() && auto_answered->is_boolean() && auto_answered->get<bool>();
       describe(e);
       entries.push_back(std::move(e));
     }
@@ -171,7 +210,10 @@ std::string sequence_diagram_svg(const Json& fake_report, std::string_view ancho
     const Entry& e = entries[i];
     std::string classes = "msg " + (e.dir.empty() ? std::string("unknown") : e.dir);
     if (mismatch && *mismatch == e.index) classes += " mismatch";
-    if (e.is_request && !partner[i]) classes += " unanswered";
+    // Coloured by what happened: a request nobody answered, a reply or result that failed.
+    const bool unanswered = e.is_request && !partner[i] && !e.auto_answered;
+    if (unanswered) classes += " unanswered";
+    if (e.failed) classes += " failed";
     std::string pair_attr;
     if (partner[i]) {
       const std::size_t first = std::min(i, *partner[i]);
@@ -196,7 +238,7 @@ std::string sequence_diagram_svg(const Json& fake_report, std::string_view ancho
              "-arrow)\"/>";
       svg += "<text class=\"label\" x=\"" + std::to_string((kSdkX + kCliX) / 2) + "\" y=\"" +
              std::to_string(e.y - 5) + "\" text-anchor=\"middle\">" + escape_html(e.label) +
-             "</text>";
+             (unanswered ? " \u2014 no reply" : "") + "</text>";
     }
     if (mismatch && *mismatch == e.index) {
       svg += "<text class=\"mismatch-note\" x=\"" + std::to_string(kCliX + 30) + "\" y=\"" +

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "claude/conformance/conformance_case.hpp"
+#include "claude/conformance/driver_spec_schema.hpp"
 #include "claude/conformance/run_order.hpp"
 #include "claude/emulator/scenario.hpp"
 #include "claude/input_file/input_file.hpp"
@@ -72,6 +73,7 @@ CaseLoad load_case(const std::filesystem::path& file) {
 
   ConformanceCase c;
   c.file = file;
+  c.line = line;
   c.id = loaded.scenario->header.name;
   c.description = loaded.scenario->header.description;
   static const RE2 kIdShape(R"(^[a-z0-9][a-z0-9_-]*\.[a-z0-9][a-z0-9_.-]*$)");
@@ -87,6 +89,8 @@ CaseLoad load_case(const std::filesystem::path& file) {
     result.errors.push_back(at(file, line, "a case needs a `driver` object (docs/drivers.md)"));
   } else {
     c.driver = *loaded.scenario->header.driver;
+    for (const auto& problem : driver_spec_problems(c.driver))
+      result.errors.push_back(at(file, line, problem));
   }
   c.estimated_ms = estimated_ms(*loaded.scenario, c.driver);
   read_patterns(parsed, "observe", c.observe, file, line, result.errors);

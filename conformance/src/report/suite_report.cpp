@@ -183,9 +183,12 @@ std::string junit_xml(const SuiteResult& suite) {
            std::to_string(results.size()) + "\" failures=\"" + std::to_string(failures) +
            "\" skipped=\"" + std::to_string(skipped) + "\">\n";
     for (const auto* r : results) {
+      // file and line (of the case's header) let CI annotate the scenario that failed.
       out += "    <testcase classname=\"" + xml_escape(group) + "\" name=\"" +
-             xml_escape(r->conformance_case.id) + "\" time=\"" + std::to_string(r->run.seconds) +
-             "\">\n";
+             xml_escape(r->conformance_case.id) + "\" file=\"" +
+             xml_escape(r->conformance_case.file.string()) + "\" line=\"" +
+             std::to_string(r->conformance_case.line) + "\" time=\"" +
+             std::to_string(r->run.seconds) + "\">\n";
       const std::string text = findings_text(*r);
       if (r->counts_as_failure()) {
         const std::string message =

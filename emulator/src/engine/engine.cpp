@@ -108,7 +108,10 @@ void Engine::write(std::string bytes, std::optional<std::size_t> step, Output::S
   entry.t_ms = now_ - start_;
   entry.dir = stream == Output::Stream::stdout_stream ? 'o' : 'e';
   entry.size = bytes.size();
-  entry.text = preview(bytes, kOwnPreviewBytes);
+  // Control messages keep as much as SDK lines do: a report links each request to its reply by
+  // the request_id inside, which a 120-byte preview of a long reply loses.
+  const bool control = bytes.find("\"type\":\"control_") != std::string::npos;
+  entry.text = preview(bytes, control ? kSdkPreviewBytes : kOwnPreviewBytes);
   report_.transcript.push_back(std::move(entry));
   output_bytes_ += bytes.size();
   output_.push_back(Output{stream, std::move(bytes), step});

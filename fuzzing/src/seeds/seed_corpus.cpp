@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "claude/conformance/driver_spec_schema.hpp"
 #include "claude/emulator/json_text.hpp"
 
 namespace claude::fuzzing {
@@ -30,6 +31,8 @@ void add_seed(const fs::path& file, std::string id, const LenientBounds& bounds,
     return;
   }
   ScenarioDoc doc = doc_of(*loaded.scenario);
+  // Where the spec came from, for its problems: the header line, or the spec.json beside it.
+  std::string spec_at = file.string() + ":" + std::to_string(loaded.scenario->header.line);
   if (!doc.header.contains("driver") || !doc.header["driver"].is_object()) {
     const fs::path spec_file = file.parent_path() / "spec.json";
     std::error_code ec;
@@ -46,6 +49,12 @@ void add_seed(const fs::path& file, std::string id, const LenientBounds& bounds,
       return;
     }
     doc.header["driver"] = std::move(spec);
+    spec_at = spec_file.string() + ":1";
+  }
+  if (auto problems = claude::conformance::driver_spec_problems(doc.header["driver"]);
+      !problems.empty()) {
+    for (const auto& p : problems) load.errors.push_back(spec_at + ": " + p);
+    return;
   }
   make_lenient(doc, bounds);
   if (auto errors = load_errors(doc, file.string()); !errors.empty()) {

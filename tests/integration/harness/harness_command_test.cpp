@@ -231,6 +231,26 @@ TEST_F(HarnessCommandTest, DiffIgnoresValuesButNotStructure) {
   EXPECT_NE(different.out.find("- "), std::string::npos) << different.out;
 }
 
+TEST_F(HarnessCommandTest, DiffReportsAMovedStepAsAMoveNotARemovalAndAnAddition) {
+  const auto run = harness({"diff", HARNESS_TEST_DATA_DIR "/diff_base.ndjson",
+                            HARNESS_TEST_DATA_DIR "/diff_moved.ndjson"});
+  EXPECT_EQ(run.status, 1) << run.out << run.err;
+  EXPECT_EQ(run.out,
+            "> " HARNESS_TEST_DATA_DIR "/diff_base.ndjson:4 moved to " HARNESS_TEST_DATA_DIR
+            "/diff_moved.ndjson:5: send system/init {session_id,subtype,type}\n");
+}
+
+TEST_F(HarnessCommandTest, DiffNamesEachNestedFieldThatDiffers) {
+  const auto run = harness({"diff", HARNESS_TEST_DATA_DIR "/diff_base.ndjson",
+                            HARNESS_TEST_DATA_DIR "/diff_changed.ndjson"});
+  EXPECT_EQ(run.status, 1) << run.out << run.err;
+  EXPECT_EQ(run.out, "~ " HARNESS_TEST_DATA_DIR "/diff_base.ndjson:5 -> " HARNESS_TEST_DATA_DIR
+                     "/diff_changed.ndjson:5: send assistant {message,type}\n"
+                     "    /message/content/0/type: \"text\" in A, \"tool_use\" in B\n"
+                     "    /message/model: only in A\n"
+                     "    /message/usage: only in B\n");
+}
+
 TEST_F(HarnessCommandTest, EverySubcommandHasHelp) {
   for (const char* sub : {"replay", "record", "run", "convert", "lint", "diff"}) {
     const auto run = harness({sub, "--help"});

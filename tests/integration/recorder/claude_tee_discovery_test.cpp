@@ -24,12 +24,30 @@ TEST(ClaudeTeeDiscovery, RunsTheRealCliFromPathWhenInvokedThroughAClaudeSymlinkT
                                  (dir.path() / "real-bin").string() + ":/usr/bin:/bin"},
                     {"CLAUDE_TEE_REAL_CLI", ""},
                     {"CLAUDE_TEE_CLI_VERSION", "test"},
+                    // The header names the CLI it found only when asked to keep paths.
+                    {"CLAUDE_TEE_HEADER_PATHS", "keep"},
                     {"CLAUDE_TEE_OUT", (dir.path() / "rec.ndjson").string()}});
   tee.write_stdin("hi\n");
   EXPECT_EQ(tee.wait().value, 0) << tee.err();
   EXPECT_EQ(tee.out(), "hi\n");
   const auto rec = read_recording(dir.path() / "rec.ndjson");
   EXPECT_EQ(rec.header.at("cli"), (dir.path() / "real-bin/claude").string());
+}
+
+TEST(ClaudeTeeDiscovery, KeepsNoLocalPathInTheHeaderByDefault) {
+  TempDir dir;
+  const auto recording = dir.path() / "rec.ndjson";
+  ChildProcess tee(CLAUDE_TEE_PATH, {},
+                   {{"CLAUDE_TEE_REAL_CLI", ECHO_CHILD_PATH},
+                    {"CLAUDE_TEE_CLI_VERSION", "test"},
+                    {"CLAUDE_TEE_OUT", recording.string()}});
+  tee.write_stdin("hi\n");
+  EXPECT_EQ(tee.wait().value, 0) << tee.err();
+  const auto rec = read_recording(recording);
+  EXPECT_EQ(rec.header.at("cli"), std::filesystem::path(ECHO_CHILD_PATH).filename().string());
+  EXPECT_EQ(rec.header.at("cwd"), ".");
+  EXPECT_EQ(rec.header.at("env").at("CLAUDE_TEE_OUT"), "rec.ndjson");
+  EXPECT_EQ(rec.header.dump().find(dir.path().string()), std::string::npos) << rec.header.dump();
 }
 
 TEST(ClaudeTeeDiscovery, PutsTheCliVersionInTheHeader) {

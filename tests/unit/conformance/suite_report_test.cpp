@@ -62,6 +62,18 @@ TEST(SuiteReport, JunitEscapesMarkupAndCountsFailuresPerGroup) {
   EXPECT_EQ(xml.find("<y>"), std::string::npos);
 }
 
+TEST(SuiteReport, JunitTestcasesCarryTheCaseFileAndHeaderLine) {
+  SuiteResult suite;
+  suite.cases.push_back(result_of("hooks.one", Verdict::fail));
+  suite.cases.back().conformance_case.file = "scenarios/conformance/hooks/one&two.ndjson";
+  suite.cases.back().conformance_case.line = 3;
+  auto xml = junit_xml(suite);
+  EXPECT_NE(xml.find("<testcase classname=\"hooks\" name=\"hooks.one\" "
+                     "file=\"scenarios/conformance/hooks/one&amp;two.ndjson\" line=\"3\""),
+            std::string::npos)
+      << xml;
+}
+
 TEST(SuiteReport, SummaryCountsEveryVerdict) {
   SuiteResult suite;
   suite.cases.push_back(result_of("a.b", Verdict::pass));

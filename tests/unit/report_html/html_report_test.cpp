@@ -93,10 +93,12 @@ TEST(HtmlReport, HighlightsTheEntryClosestToTheFirstMismatch) {
 
 TEST(HtmlReport, DrawsTruncatedPreviewsAndMarksUnansweredRequests) {
   const auto r = render_html_report({{"fake.json", load("fake-claude-fail.json")}}, "t");
-  // Entry 7 is a cut preview of a control_request: not JSON, still drawn, and nothing answers it.
+  // Entry 7 is a cut preview of a control_request: not JSON, yet its start names the request,
+  // and nothing answers it.
   const std::string tag = tag_with_id(r.html, "case-0-t7");
   ASSERT_FALSE(tag.empty());
-  EXPECT_EQ(tag.find("unanswered"), std::string::npos);  // not parseable, so not a known request
+  EXPECT_NE(tag.find("unanswered"), std::string::npos);
+  EXPECT_NE(r.html.find("control_request (cut) #perm-2 \u2014 no reply"), std::string::npos);
   EXPECT_NE(r.html.find("{&quot;type&quot;:&quot;control_request&quot;,&quot;request_id"),
             std::string::npos);
 
@@ -104,6 +106,61 @@ TEST(HtmlReport, DrawsTruncatedPreviewsAndMarksUnansweredRequests) {
   report["transcript"].erase(5);  // drop the answer to perm-1
   const auto unanswered = render_html_report({{"fake.json", report}}, "t");
   EXPECT_NE(tag_with_id(unanswered.html, "case-0-t4").find("unanswered"), std::string::npos);
+}
+
+TEST(HtmlReport, LinksARequestToAReplyCutBeforeItsEnd) {
+  Json report = load("fake-claude-fail.json");
+  // An initialize reply longer than the preview: cut inside its payload, after its request_id.
+  report["transcript"][1]["line"] =
+      R"({"type":"control_response","response":{"subtype":"success","request_id":"init-1","response":{"commands":[{"name":"rev)";
+  report["transcript"][1]["truncated"] = true;
+  const auto r = render_html_report({{"fake.json", report}}, "t");
+  EXPECT_NE(tag_with_id(r.html, "case-0-t0").find("data-pair=\"case-0-p0\""), std::string::npos);
+  EXPECT_NE(tag_with_id(r.html, "case-0-t1").find("data-pair=\"case-0-p0\""), std::string::npos);
+  EXPECT_EQ(tag_with_id(r.html, "case-0-t0").find("unanswered"), std::string::npos);
+}
+
+TEST(HtmlReport, ARequestFakeClaudeAnsweredItselfIsNotUnanswered) {
+  Json report = load("fake-claude-fail.json");
+  report["transcript"].erase(1);  // the reply is not in the transcript; entry 0 is auto_answered
+  const auto r = render_html_report({{"fake.json", report}}, "t");
+  EXPECT_EQ(tag_with_id(r.html, "case-0-t0").find("unanswered"), std::string::npos);
+  report["transcript"][0].erase("auto_answered");
+  const auto nobody = render_html_report({{"fake.json", report}}, "t");
+  EXPECT_NE(tag_with_id(nobody.html, "case-0-t0").find("unanswered"), std::string::npos);
+}
+
+TEST(HtmlReport, ColoursErrorRepliesAndErrorResultsAsFailed) {
+  Json report = load("fake-claude-fail.json");
+  report["transcript"][5]["line"] =
+      R"({"type":"control_response","response":{"subtype":"error","request_id":"perm-1","error":"boom"}})";
+  report["transcript"][3]["line"] = R"({"type":"result","subtype":"success","is_error":true})";
+  const auto r = render_html_report({{"fake.json", report}}, "t");
+  EXPECT_NE(tag_with_id(r.html, "case-0-t5").find(" failed"), std::string::npos);
+  EXPECT_NE(tag_with_id(r.html, "case-0-t3").find(" failed"), std::string::npos);
+  EXPECT_EQ(tag_with_id(r.html, "case-0-t1").find(" failed"), std::string::npos);
+}
+
+TEST(HtmlReport, ListsFailingCasesFirstAndStartsWithOnlyFailingTicked) {
+  const auto r = render_html_report({{"suite.json", load("suite.json")}}, "t");
+  // suite.json lists handshake.initialize (pass) before perm.deny-message (fail).
+  const auto first_row = r.html.find("<tr class=\"case-row");
+  ASSERT_NE(first_row, std::string::npos);
+  EXPECT_EQ(
+      r.html.find("<tr class=\"case-row failing\"><td><span class=\"verdict fail\">FAIL</span>"
+                  "</td><td><a href=\"#case-1\">perm.deny-message"),
+      first_row);
+  EXPECT_LT(r.html.find("<section class=\"case failing\" id=\"case-1\""),
+            r.html.find("<section class=\"case\" id=\"case-0\""));
+  EXPECT_NE(r.html.find("<input type=\"checkbox\" id=\"only-failures\" checked>"),
+            std::string::npos);
+  EXPECT_NE(r.html.find("<body class=\"only-failures\">"), std::string::npos);
+
+  Json passing = load("suite.json");
+  passing["cases"].erase(1);  // perm.deny-message; mcp.tools-list fails but is baselined
+  const auto green = render_html_report({{"suite.json", passing}}, "t");
+  EXPECT_NE(green.html.find("<input type=\"checkbox\" id=\"only-failures\">"), std::string::npos);
+  EXPECT_NE(green.html.find("<body>"), std::string::npos);
 }
 
 TEST(HtmlReport, PlacesLaterEntriesLowerInProportionToTime) {

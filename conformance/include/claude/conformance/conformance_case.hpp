@@ -30,7 +30,8 @@ struct ConformanceCase {
   std::string group;  // the part before the first '.'
   std::string description;
   std::filesystem::path file;
-  Json driver;  // the driver spec, passed to drivers as is
+  std::size_t line = 0;  // the header line, where the case (its spec and expectations) is written
+  Json driver;           // the driver spec, passed to drivers as is
   std::vector<Json> observe;
   std::vector<Json> observe_absent;
   std::vector<Json> observe_should;

@@ -23,6 +23,9 @@ require_relative 'triggers'
 module HarnessDriver
   class Session
     SETTLE_SECONDS = 2.0 # how long control calls still in flight may take to report at the end
+    # A `close` in flight gets longer: Client#disconnect waits up to 5 s for the CLI to exit after
+    # stdin EOF, then 2 s more after SIGTERM (subprocess_cli_transport.rb, teardown_process).
+    CLOSE_SETTLE_SECONDS = 10.0
 
     # Spec control call -> the ClaudeAgentSDK::Client method that makes it; `a` is the call's args.
     CONTROL = {
@@ -217,7 +220,8 @@ module HarnessDriver
       # Calls whose trigger has not fired are not made; those in flight (or due) get a bounded
       # time to report.
       @board.abandon_all
-      deadline = TriggerBoard.now + SETTLE_SECONDS
+      settle = armed_calls.any? { |call, _| call.call == 'close' } ? CLOSE_SETTLE_SECONDS : SETTLE_SECONDS
+      deadline = TriggerBoard.now + settle
       calls.each do |call|
         left = deadline - TriggerBoard.now
         break if left <= 0

@@ -1,6 +1,8 @@
 // Validates every bundled scenario (scenarios/**/*.ndjson, recordings excepted) against
 // docs/scenario.schema.json: the header line against #/definitions/header, each step line
-// against #/definitions/step. Prints file:line and the schema error for each failure.
+// against #/definitions/step, and a header's `driver` spec against docs/driver-spec.schema.json
+// (the schema harness check validates with its own validator). Prints file:line and the schema
+// error for each failure.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { createRequire } from 'node:module';
@@ -14,6 +16,10 @@ const ajv = new Ajv({ allErrors: false, strict: true, allowUnionTypes: true });
 ajv.addSchema(schema);
 const header = ajv.getSchema(`${schema.$id}#/definitions/header`);
 const step = ajv.getSchema(`${schema.$id}#/definitions/step`);
+// The driver spec's anyOf/if branches constrain members (`required`, `properties`) without
+// repeating the parent's declarations or `"type": "object"`, which ajv's strictRequired and
+// strictTypes refuse; the other strict checks (unknown keywords, formats) stay on.
+const driverSpec = new Ajv({ strict: true, strictRequired: false, strictTypes: false }).compile(JSON.parse(readFileSync(join(root, 'docs/driver-spec.schema.json'), 'utf8')));
 
 function* ndjsonFiles(dir) {
   for (const name of readdirSync(dir).sort()) {
@@ -52,6 +58,10 @@ for (const path of ndjsonFiles(join(root, 'scenarios'))) {
     const validate = value && typeof value === 'object' && 'scenario' in value ? header : step;
     if (!validate(value)) {
       console.log(`${where}: ${ajv.errorsText(validate.errors)}`);
+      failures++;
+    }
+    if (validate === header && value.driver !== undefined && !driverSpec(value.driver)) {
+      console.log(`${where}: driver spec: ${ajv.errorsText(driverSpec.errors)}`);
       failures++;
     }
   });
