@@ -24,7 +24,7 @@ set(CLAUDE_HARNESS_INSTALL_DATADIR "${CMAKE_INSTALL_DATADIR}/claude-harness")
 # Libraries users link. Static archives carry their PRIVATE dependencies into the export as
 # link-only entries, so the config file must find those too (simdjson, RE2).
 set(claude_harness_exported_libraries)
-foreach(library claude_sdk claude_emulator claude_recorder claude_recorded_text)
+foreach(library claude_input_file claude_sdk claude_emulator claude_recorder claude_recorded_text)
   if(TARGET ${library})
     list(APPEND claude_harness_exported_libraries ${library})
     get_target_property(library_source_dir ${library} SOURCE_DIR)

@@ -1,13 +1,14 @@
 // claude-harness-driver-cpp: the conformance driver for the C++ SDK (docs/drivers.md).
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <optional>
 #include <sstream>
 #include <string>
 
+#include "claude/input_file/excerpt.hpp"
+#include "claude/input_file/input_file.hpp"
 #include "claude/sdk/options.hpp"
 #include "driver_run.hpp"
 #include "driver_spec.hpp"
@@ -49,18 +50,19 @@ std::optional<std::string> env(const char* name) {
 }
 
 std::string read_file(const std::string& path, const char* what) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw SpecError(path + ": cannot read " + what);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  std::string error;
+  auto text =
+      claude::input_file::read_input_file(path, error, {claude::input_file::kMaxConfigFileBytes});
+  if (!text) throw SpecError(path + ": cannot read " + what + ": " + error);
+  return std::move(*text);
 }
 
 json spec_from_file(const std::string& path) {
   try {
     return json::parse(read_file(path, "driver spec"));
   } catch (const json::parse_error& e) {
-    throw SpecError(path + ":1: driver spec is not valid JSON: " + e.what());
+    throw SpecError(path +
+                    ":1: driver spec is not valid JSON: " + claude::input_file::excerpt(e.what()));
   }
 }
 
@@ -74,8 +76,9 @@ json spec_from_scenario(const std::string& path) {
     try {
       header = json::parse(line);
     } catch (const json::parse_error& e) {
-      throw SpecError(path + ":" + std::to_string(number) +
-                      ": scenario header is not valid JSON: " + e.what());
+      throw SpecError(
+          path + ":" + std::to_string(number) +
+          ": scenario header is not valid JSON: " + claude::input_file::excerpt(e.what()));
     }
     if (!header.is_object() || !header.contains("driver"))
       throw SpecError(path + ":" + std::to_string(number) +

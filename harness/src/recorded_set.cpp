@@ -18,6 +18,8 @@
 #include "claude/harness/exit_codes.hpp"
 #include "claude/harness/offline_record.hpp"
 #include "claude/harness/tool_locator.hpp"
+#include "claude/input_file/excerpt.hpp"
+#include "claude/input_file/input_file.hpp"
 #include "option_args.hpp"
 
 namespace claude::harness {
@@ -47,22 +49,22 @@ Exit status: 0 every recording made; 2 usage, bad set.json, no real CLI; 3 a rec
 const std::vector<std::string> kKnownSdks{"cpp", "ts"};
 
 std::optional<Json> read_json(const fs::path& file, std::string& why) {
-  std::ifstream in(file);
-  if (!in) {
-    why = file.string() + ": cannot read";
+  std::string error;
+  const auto text = input_file::read_input_file(file, error, {input_file::kMaxConfigFileBytes});
+  if (!text) {
+    why = file.string() + ": " + error;
     return std::nullopt;
   }
-  std::ostringstream text;
-  text << in.rdbuf();
   try {
-    return Json::parse(text.str());
+    return Json::parse(*text);
   } catch (const Json::parse_error& e) {
     // Turn the byte offset into a line number.
-    const std::string s = text.str();
+    const std::string& s = *text;
     const auto upto = std::min<std::size_t>(e.byte, s.size());
     const auto line =
         1 + std::count(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(upto), '\n');
-    why = file.string() + ":" + std::to_string(line) + ": not valid JSON: " + e.what();
+    why = file.string() + ":" + std::to_string(line) +
+          ": not valid JSON: " + input_file::excerpt(e.what());
     return std::nullopt;
   }
 }

@@ -1,11 +1,11 @@
 #include "claude/model_stub/model_script.hpp"
 
 #include <claude/sdk/line_buffer.hpp>
-#include <fstream>
 #include <initializer_list>
-#include <sstream>
 
 #include "claude/emulator/json_text.hpp"
+#include "claude/input_file/excerpt.hpp"
+#include "claude/input_file/input_file.hpp"
 #include "pattern/request_pattern.hpp"
 
 namespace claude::model_stub {
@@ -247,7 +247,7 @@ ModelScript parse_model_script(std::string_view text, const std::string& path) {
     try {
       value = claude::emulator::parse_json(event.text);
     } catch (const Json::exception& e) {
-      at.fail(std::string("not valid JSON: ") + e.what());
+      at.fail("not valid JSON: " + input_file::excerpt(e.what()));
     }
     if (!header_seen) {
       parse_header(at, value, script);
@@ -265,12 +265,10 @@ ModelScript parse_model_script(std::string_view text, const std::string& path) {
 }
 
 ModelScript load_model_script(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ModelScriptError(path.string(), 0, "cannot open the model script");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw ModelScriptError(path.string(), 0, "cannot read the model script");
-  return parse_model_script(text.str(), path.string());
+  std::string error;
+  auto text = input_file::read_input_file(path, error, {input_file::kMaxConfigFileBytes});
+  if (!text) throw ModelScriptError(path.string(), 0, error);
+  return parse_model_script(*text, path.string());
 }
 
 }  // namespace claude::model_stub

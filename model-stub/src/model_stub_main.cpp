@@ -19,7 +19,7 @@ constexpr int kExitOk = 0;
 constexpr int kExitUsage = 2;
 
 constexpr std::string_view kHelp =
-    R"(Usage: model-stub --script FILE [--port N] [--log FILE [--force]] [--check]
+    R"(Usage: model-stub --script FILE [--port N] [--log FILE [--force]] [--check] [limits]
 
 A scripted fake of the Anthropic Messages API for running the real Claude Code CLI offline.
 Serves POST /v1/messages (SSE when the body has "stream":true, JSON otherwise) on 127.0.0.1
@@ -34,6 +34,12 @@ Options:
                  symlink) is refused unless --force replaces it
   --force        replace an existing --log FILE
   --check        validate the model script and exit
+Limits (a connection past a timeout is closed; see docs/model-stub.md):
+  --idle-timeout-ms N    wait for the next request on a connection (default 300000)
+  --header-timeout-ms N  from a request's first byte to the end of its header (default 30000)
+  --body-timeout-ms N    from the end of the header to the end of the body (default 60000)
+  --body-budget-mib N    request bodies being received at once, in MiB (default 256); a
+                         request past it gets 529 overloaded_error
   --help         this text
   --version      print the version
 
@@ -51,6 +57,7 @@ struct Options {
   bool force = false;
   std::uint16_t port = 0;
   bool check = false;
+  claude::model_stub::ServerLimits limits;
 };
 
 int usage_error(const std::string& message) {
@@ -63,6 +70,16 @@ std::optional<std::uint16_t> parse_port(std::string_view text) {
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size() || value > 65535) return std::nullopt;
   return static_cast<std::uint16_t>(value);
+}
+
+// A positive integer of at most `max`.
+std::optional<std::uint64_t> parse_positive(std::string_view text, std::uint64_t max) {
+  std::uint64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value == 0 || value > max) {
+    return std::nullopt;
+  }
+  return value;
 }
 
 }  // namespace
@@ -99,6 +116,21 @@ int main(int argc, char** argv) {
       auto v = value("--log");
       if (!v) return usage_error("--log needs a FILE");
       options.log = *v;
+    } else if (arg.starts_with("--idle-timeout-ms") || arg.starts_with("--header-timeout-ms") ||
+               arg.starts_with("--body-timeout-ms")) {
+      const std::string_view flag = arg.substr(0, arg.find('='));
+      auto v = value(flag);
+      auto ms = v ? parse_positive(*v, 86'400'000) : std::nullopt;
+      if (!ms) return usage_error(std::string(flag) + " needs milliseconds from 1 to 86400000");
+      const std::chrono::milliseconds limit(*ms);
+      if (flag == "--idle-timeout-ms") options.limits.idle_timeout = limit;
+      if (flag == "--header-timeout-ms") options.limits.header_timeout = limit;
+      if (flag == "--body-timeout-ms") options.limits.body_timeout = limit;
+    } else if (arg.starts_with("--body-budget-mib")) {
+      auto v = value("--body-budget-mib");
+      auto mib = v ? parse_positive(*v, 1u << 20) : std::nullopt;
+      if (!mib) return usage_error("--body-budget-mib needs a number of MiB from 1 to 1048576");
+      options.limits.body_budget_bytes = *mib << 20;
     } else if (arg.starts_with("--port")) {
       auto v = value("--port");
       auto port = v ? parse_port(*v) : std::nullopt;
@@ -127,7 +159,8 @@ int main(int argc, char** argv) {
     if (!options.log.empty()) log.emplace(options.log, options.force);
     claude::model_stub::ScriptedModel model(std::move(script));
     boost::asio::io_context io;
-    claude::model_stub::Server server(io, model, log ? &*log : nullptr, options.port);
+    claude::model_stub::Server server(io, model, log ? &*log : nullptr, options.port,
+                                      options.limits);
     boost::asio::signal_set signals(io, SIGINT, SIGTERM);
     signals.async_wait([&](const boost::system::error_code&, int) {
       server.stop();

@@ -151,6 +151,15 @@ ApiResponse ScriptedModel::answer_unreadable(const std::string& reason) {
   return response;
 }
 
+ApiResponse ScriptedModel::answer_overloaded(const std::string& reason) {
+  ++requests_seen_;
+  ApiResponse response =
+      error_response(529, "overloaded_error",
+                     "request #" + std::to_string(requests_seen_) + ": " + reason, "overloaded");
+  response.headers.emplace_back("request-id", "req_stub_" + std::to_string(requests_seen_));
+  return response;
+}
+
 ApiResponse ScriptedModel::answer_messages(const ApiRequest& request) {
   const std::string number = "request #" + std::to_string(requests_seen_);
   const Json body = claude::emulator::parse_json_or_discarded(request.body);

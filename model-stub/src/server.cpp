@@ -1,5 +1,6 @@
 #include "claude/model_stub/server.hpp"
 
+#include <algorithm>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/redirect_error.hpp>
@@ -9,6 +10,9 @@
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http.hpp>
 #include <iostream>
+#include <memory>
+
+#include "accept_backoff.hpp"
 
 namespace claude::model_stub {
 namespace {
@@ -17,7 +21,6 @@ namespace asio = boost::asio;
 namespace http = boost::beast::http;
 using asio::ip::tcp;
 
-constexpr std::uint64_t kMaxBodyBytes = 64u << 20;
 constexpr std::uint32_t kMaxHeaderBytes = 1u << 20;
 
 void set_status(http::response_header<>& head, int status) {
@@ -86,17 +89,101 @@ bool peer_closed(const boost::system::error_code& ec) {
          ec == asio::error::connection_reset || ec == asio::error::operation_aborted;
 }
 
-asio::awaitable<void> serve_connection(tcp::socket socket, ScriptedModel& model, RequestLog* log) {
+// One connection's socket and its deadline. The watchdog closes the socket when the deadline
+// passes, which ends whatever read is pending with operation_aborted.
+struct Connection {
+  explicit Connection(tcp::socket s) : socket(std::move(s)), deadline(socket.get_executor()) {}
+  void arm(std::chrono::milliseconds after, const char* what) {
+    phase = what;
+    deadline.expires_after(after);
+  }
+  void disarm() { deadline.expires_at(asio::steady_timer::time_point::max()); }
+
+  tcp::socket socket;
+  asio::steady_timer deadline;
+  const char* phase = "";              // what the armed deadline waits for
+  const char* expired = nullptr;       // set when the watchdog closed the socket
+  std::chrono::milliseconds limit{0};  // of the armed deadline, for the message
+  bool done = false;
+};
+
+asio::awaitable<void> watchdog(std::shared_ptr<Connection> c) {
+  while (!c->done) {
+    boost::system::error_code ec;
+    // A new deadline cancels this wait (operation_aborted); the loop then waits for the new one.
+    co_await c->deadline.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+    if (c->done) break;
+    if (c->deadline.expiry() <= asio::steady_timer::clock_type::now()) {
+      c->expired = c->phase;
+      close_socket(c->socket);
+      break;
+    }
+  }
+}
+
+// Takes `bytes` of the budget for as long as it lives.
+class BudgetHold {
+ public:
+  BudgetHold(BodyBudget& budget, std::uint64_t bytes) : budget_(budget), bytes_(bytes) {
+    budget_.in_use += bytes_;
+  }
+  ~BudgetHold() { budget_.in_use -= bytes_; }
+  BudgetHold(const BudgetHold&) = delete;
+  BudgetHold& operator=(const BudgetHold&) = delete;
+
+ private:
+  BodyBudget& budget_;
+  std::uint64_t bytes_;
+};
+
+std::string mib(std::uint64_t bytes) {
+  return std::to_string(bytes >> 20) + " MiB";
+}
+
+asio::awaitable<void> serve_connection(std::shared_ptr<Connection> c, ScriptedModel& model,
+                                       RequestLog* log, const ServerLimits& limits,
+                                       BodyBudget& budget) {
+  tcp::socket& socket = c->socket;
   boost::beast::flat_buffer buffer;
   try {
     for (;;) {
       http::request_parser<http::string_body> parser;
-      parser.body_limit(kMaxBodyBytes);
+      parser.body_limit(limits.max_body_bytes);
       parser.header_limit(kMaxHeaderBytes);
       boost::system::error_code ec;
-      co_await http::async_read(socket, buffer, parser,
-                                asio::redirect_error(asio::use_awaitable, ec));
-      if (peer_closed(ec)) break;
+      if (buffer.size() == 0) {
+        c->arm(limits.idle_timeout, "the next request");
+        c->limit = limits.idle_timeout;
+        co_await socket.async_wait(tcp::socket::wait_read,
+                                   asio::redirect_error(asio::use_awaitable, ec));
+        if (ec) break;
+      }
+      c->arm(limits.header_timeout, "the request header");
+      c->limit = limits.header_timeout;
+      co_await http::async_read_header(socket, buffer, parser,
+                                       asio::redirect_error(asio::use_awaitable, ec));
+      if (c->expired != nullptr || peer_closed(ec)) break;
+      if (!ec) {
+        // Reserved before the body is read, so stalled uploads cannot together hold more.
+        const std::uint64_t declared = std::min(
+            parser.content_length().value_or(limits.max_body_bytes), limits.max_body_bytes);
+        if (budget.in_use + declared > budget.limit) {
+          const ApiResponse response = model.answer_overloaded(
+              "request bodies being received would exceed model-stub's budget of " +
+              mib(budget.limit));
+          if (log != nullptr) log->record(ApiRequest{"", "", {}, ""}, response);
+          c->disarm();
+          co_await write_json(socket, response, parser.get().version(), false);
+          break;
+        }
+        const BudgetHold hold(budget, declared);
+        c->arm(limits.body_timeout, "the request body");
+        c->limit = limits.body_timeout;
+        co_await http::async_read(socket, buffer, parser,
+                                  asio::redirect_error(asio::use_awaitable, ec));
+        if (c->expired != nullptr || peer_closed(ec)) break;
+      }
+      c->disarm();
       if (ec) {
         ApiRequest unreadable{"", "", {}, ""};
         const ApiResponse response =
@@ -123,31 +210,50 @@ asio::awaitable<void> serve_connection(tcp::socket socket, ScriptedModel& model,
   } catch (const std::exception& e) {
     std::cerr << "model-stub: connection closed: " << e.what() << '\n';
   }
+  if (c->expired != nullptr) {
+    std::cerr << "model-stub: connection closed: waited " << c->limit.count() << " ms for "
+              << c->expired << '\n';
+  }
+  c->done = true;
+  c->deadline.cancel();
   close_socket(socket);
 }
 
-asio::awaitable<void> accept_loop(tcp::acceptor& acceptor, ScriptedModel& model, RequestLog* log) {
+asio::awaitable<void> accept_loop(tcp::acceptor& acceptor, ScriptedModel& model, RequestLog* log,
+                                  const ServerLimits& limits, BodyBudget& budget) {
+  AcceptBackoff backoff;
+  asio::steady_timer pause(acceptor.get_executor());
   for (;;) {
     boost::system::error_code ec;
     tcp::socket socket =
         co_await acceptor.async_accept(asio::redirect_error(asio::use_awaitable, ec));
     if (ec == asio::error::operation_aborted || !acceptor.is_open()) co_return;
     if (ec) {
-      std::cerr << "model-stub: accept failed: " << ec.message() << '\n';
+      // At the descriptor limit the listening socket stays readable: retrying at once spins.
+      AcceptBackoff::Step step = backoff.on_failure(ec.message(), AcceptBackoff::Clock::now());
+      if (step.log) std::cerr << *step.log << '\n';
+      pause.expires_after(step.wait);
+      co_await pause.async_wait(asio::redirect_error(asio::use_awaitable, ec));
       continue;
     }
+    backoff.on_success();
     // Events are small separate writes; without no_delay, Nagle's algorithm holds each one back
     // until the previous is acknowledged (40 ms per event with delayed ACKs).
     socket.set_option(tcp::no_delay(true), ec);
-    asio::co_spawn(acceptor.get_executor(), serve_connection(std::move(socket), model, log),
+    auto connection = std::make_shared<Connection>(std::move(socket));
+    asio::co_spawn(acceptor.get_executor(), watchdog(connection), asio::detached);
+    asio::co_spawn(acceptor.get_executor(),
+                   serve_connection(std::move(connection), model, log, limits, budget),
                    asio::detached);
   }
 }
 
 }  // namespace
 
-Server::Server(asio::io_context& io, ScriptedModel& model, RequestLog* log, std::uint16_t port)
-    : io_(io), model_(model), log_(log), acceptor_(io) {
+Server::Server(asio::io_context& io, ScriptedModel& model, RequestLog* log, std::uint16_t port,
+               ServerLimits limits)
+    : io_(io), model_(model), log_(log), acceptor_(io), limits_(limits) {
+  budget_.limit = limits_.body_budget_bytes;
   const tcp::endpoint endpoint(asio::ip::address_v4::loopback(), port);
   acceptor_.open(endpoint.protocol());
   acceptor_.set_option(asio::socket_base::reuse_address(true));
@@ -157,7 +263,7 @@ Server::Server(asio::io_context& io, ScriptedModel& model, RequestLog* log, std:
 }
 
 void Server::start() {
-  asio::co_spawn(io_, accept_loop(acceptor_, model_, log_), asio::detached);
+  asio::co_spawn(io_, accept_loop(acceptor_, model_, log_, limits_, budget_), asio::detached);
 }
 
 void Server::stop() {

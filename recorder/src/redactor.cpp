@@ -4,8 +4,9 @@
 
 #include <algorithm>
 #include <array>
-#include <fstream>
+#include <sstream>
 
+#include "claude/input_file/input_file.hpp"
 #include "claude/recorder/literal_finder.hpp"
 
 namespace claude::recorder {
@@ -119,8 +120,10 @@ void Redactor::add_literal(std::string name, std::string_view value) {
 }
 
 void Redactor::add_rules_file(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw RedactionError(file.string() + ": cannot open redaction rules file");
+  std::string error;
+  const auto text = input_file::read_input_file(file, error, {input_file::kMaxConfigFileBytes});
+  if (!text) throw RedactionError(file.string() + ": redaction rules file: " + error);
+  std::istringstream in(*text);
   std::string line;
   std::size_t line_no = 0;
   while (std::getline(in, line)) {
@@ -134,7 +137,6 @@ void Redactor::add_rules_file(const std::filesystem::path& file) {
     }
     add_rule(line.substr(0, tab), std::string_view(line).substr(tab + 1), origin);
   }
-  if (in.bad()) throw RedactionError(file.string() + ": read error");
 }
 
 void Redactor::rebuild_union() {

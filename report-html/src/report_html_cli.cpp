@@ -8,6 +8,8 @@
 #include <ostream>
 #include <sstream>
 
+#include "claude/input_file/excerpt.hpp"
+#include "claude/input_file/input_file.hpp"
 #include "claude/recorder/private_file.hpp"
 #include "claude/report_html/html_report.hpp"
 
@@ -70,21 +72,21 @@ int run_report_html_cli(const std::vector<std::string>& args, std::ostream& out,
 
   std::vector<ReportSource> sources;
   for (const auto& path : inputs) {
-    std::ifstream file(path, std::ios::binary);
-    if (!file) {
-      err << "claude-report-html: " << path << ": cannot open\n";
+    std::string error;
+    const auto text = input_file::read_input_file(path, error);
+    if (!text) {
+      err << "claude-report-html: " << path << ": " << error << '\n';
       return kExitUsage;
     }
-    std::ostringstream text;
-    text << file.rdbuf();
     try {
-      sources.push_back({path, nlohmann::json::parse(text.str())});
+      sources.push_back({path, nlohmann::json::parse(*text)});
     } catch (const nlohmann::json::parse_error& e) {
       // nlohmann reports a byte offset; the line is what a person can find in an editor.
-      const std::string content = text.str();
+      const std::string& content = *text;
       const auto upto = std::min(content.size(), static_cast<std::size_t>(e.byte));
       const auto line = 1 + std::count(content.begin(), content.begin() + upto, '\n');
-      err << "claude-report-html: " << path << ":" << line << ": not JSON: " << e.what() << '\n';
+      err << "claude-report-html: " << path << ":" << line
+          << ": not JSON: " << input_file::excerpt(e.what()) << '\n';
       return kExitUsage;
     }
   }

@@ -1,11 +1,11 @@
 // session-stats FILE: a count per message type of a stream-json session file.
-#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "claude/input_file/input_file.hpp"
 #include "session_stats.hpp"
 
 namespace {
@@ -50,19 +50,13 @@ int main(int argc, char** argv) {
     std::cerr << kUsage;
     return 2;
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::cerr << "session-stats: " << path << ": cannot open\n";
-    return 2;
-  }
-
   claude::tools::SessionStats stats;
-  std::vector<char> chunk(64 << 10);
-  while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0) {
-    stats.feed(std::string_view(chunk.data(), static_cast<std::size_t>(in.gcount())));
-  }
-  if (in.bad()) {
-    std::cerr << "session-stats: " << path << ": read error\n";
+  const auto failed = claude::input_file::for_each_input_chunk(path, [&](std::string_view chunk) {
+    stats.feed(chunk);
+    return true;
+  });
+  if (failed) {
+    std::cerr << "session-stats: " << path << ": " << *failed << '\n';
     return 2;
   }
   stats.finish();

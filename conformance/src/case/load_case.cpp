@@ -1,14 +1,15 @@
 #include <re2/re2.h>
 
 #include <algorithm>
-#include <fstream>
 #include <map>
+#include <sstream>
 #include <string_view>
 
 #include "claude/conformance/conformance_case.hpp"
 #include "claude/conformance/driver_spec_schema.hpp"
 #include "claude/conformance/run_order.hpp"
 #include "claude/emulator/scenario.hpp"
+#include "claude/input_file/input_file.hpp"
 
 namespace claude::conformance {
 namespace {
@@ -19,7 +20,11 @@ std::string at(const std::filesystem::path& file, std::size_t line, std::string_
 
 // The header is the first line that is neither blank nor a `#` comment (DESIGN.md §3).
 std::optional<std::pair<std::size_t, std::string>> header_line(const std::filesystem::path& file) {
-  std::ifstream in(file);
+  std::string error;
+  // load_scenario_file read it first with the same limit and reported any error.
+  const auto text = input_file::read_input_file(file, error);
+  if (!text) return std::nullopt;
+  std::istringstream in(*text);
   std::string line;
   for (std::size_t number = 1; std::getline(in, line); ++number) {
     const auto first = line.find_first_not_of(" \t\r");

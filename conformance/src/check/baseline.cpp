@@ -2,7 +2,9 @@
 
 #include <re2/re2.h>
 
-#include <fstream>
+#include <sstream>
+
+#include "claude/input_file/input_file.hpp"
 
 namespace claude::conformance {
 
@@ -21,11 +23,13 @@ const BaselineEntry* Baseline::find(const std::string& case_id) const {
 
 BaselineLoad load_baseline(const std::filesystem::path& file) {
   BaselineLoad result;
-  std::ifstream in(file);
-  if (!in) {
-    result.errors.push_back(file.string() + ":0: cannot read the baseline");
+  std::string error;
+  const auto text = input_file::read_input_file(file, error, {input_file::kMaxConfigFileBytes});
+  if (!text) {
+    result.errors.push_back(file.string() + ":0: cannot read the baseline: " + error);
     return result;
   }
+  std::istringstream in(*text);
   static const RE2 kId(R"(^[a-z0-9][a-z0-9_.-]*\*?$)");
   Baseline baseline;
   std::string line;

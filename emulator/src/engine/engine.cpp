@@ -209,8 +209,28 @@ TranscriptEntry Engine::stdin_entry(std::string_view bytes) const {
   return entry;
 }
 
+bool Engine::hold_is_full() const {
+  return pending_.size() >= kMaxHeldSdkLines || held_bytes_ >= kMaxHeldSdkBytes;
+}
+
+void Engine::hold(Pending pending) {
+  held_bytes_ += pending.bytes;
+  pending_.push_back(std::move(pending));
+}
+
+void Engine::release(std::deque<Pending>::iterator it) {
+  held_bytes_ -= it->bytes;
+  pending_.erase(it);
+}
+
 void Engine::on_line(std::string_view line, bool partial, Millis now) {
   now_ = now;
+  // Nothing changes for the steps, so there is nothing to advance: a flood past the hold costs
+  // a count per line.
+  if (!finished_ && hold_is_full()) {
+    ++report_.dropped_sdk_lines;
+    return;
+  }
   TranscriptEntry entry = stdin_entry(line);
   entry.partial = partial;
   const std::size_t index = report_.transcript.size();
@@ -219,12 +239,19 @@ void Engine::on_line(std::string_view line, bool partial, Millis now) {
 
   Pending pending;
   pending.transcript = index;
+  pending.bytes = line.size();
   pending.value = parse_json_or_discarded(line);
   pending.json = !pending.value.is_discarded();
   if (pending.json) {
     for (const Json& pattern : scenario_.header.ignore) {
       Bindings scratch;
       if (match(pattern, pending.value, scratch).matched) {
+        if (ignored_kept_ >= kMaxHeldSdkLines) {
+          report_.transcript.pop_back();
+          ++report_.dropped_sdk_lines;
+          return;
+        }
+        ++ignored_kept_;
         report_.transcript[index].ignored = true;
         return;
       }
@@ -285,7 +312,7 @@ void Engine::on_line(std::string_view line, bool partial, Millis now) {
       pending.own_response = true;
     }
   }
-  pending_.push_back(std::move(pending));
+  hold(std::move(pending));
   advance(now);
   fail_if_unexpected(index);
 }
@@ -403,11 +430,15 @@ void Engine::complete_prompt(Millis now) {
   pending.value = std::move(prompt);
   pending.json = true;
   pending.prompt = true;
-  pending_.push_back(std::move(pending));
+  hold(std::move(pending));
 }
 
 void Engine::on_oversized_line(std::size_t size, Millis now) {
   now_ = now;
+  if (!finished_ && hold_is_full()) {
+    ++report_.dropped_sdk_lines;
+    return;
+  }
   TranscriptEntry entry;
   entry.t_ms = now - start_;
   entry.dir = 'i';
@@ -418,7 +449,7 @@ void Engine::on_oversized_line(std::size_t size, Millis now) {
   Pending pending;
   pending.transcript = report_.transcript.size() - 1;
   pending.value = Json(Json::value_t::discarded);
-  pending_.push_back(std::move(pending));
+  hold(std::move(pending));
   advance(now);
 }
 
@@ -517,7 +548,7 @@ void Engine::consume(std::deque<Pending>::iterator it, std::size_t step) {
     last_request_id_ = *request_id;
     if (causal()) expect_requests_.emplace_back(step, *request_id);
   }
-  pending_.erase(it);
+  release(it);
 }
 
 void Engine::advance(Millis now) {
@@ -902,7 +933,7 @@ bool Engine::take_response(const Step& step, std::size_t index, const std::strin
     const Json target = *envelope;
     report_.transcript[it->transcript].consumed_by = index;
     const std::size_t transcript = it->transcript;
-    pending_.erase(it);
+    release(it);
     if (!match(*step.response, target, bindings_).matched) {
       fail("mismatch", index,
            describe_step(step) + ": the response to request " + id +
@@ -943,6 +974,14 @@ void Engine::fail(std::string kind, std::optional<std::size_t> step, std::string
   failure.step = step;
   failure.line = step ? scenario_.steps[*step].line : scenario_.header.line;
   failure.message = std::move(message);
+  // A wait that failed after lines were dropped may have failed for the drop, not for the SDK's
+  // timing: say so where the verdict is read.
+  if (report_.dropped_sdk_lines > 0) {
+    failure.message += " (" + std::to_string(report_.dropped_sdk_lines) +
+                       " SDK line(s) were dropped before this over the hold limit of " +
+                       std::to_string(kMaxHeldSdkLines) +
+                       " unconsumed lines; the awaited line may be among them)";
+  }
   if (expected != nullptr) failure.expected = *expected;
   if (expected != nullptr && response_target != nullptr) {
     failure.closest = ClosestLine{0, differences(*expected, *response_target, bindings_)};

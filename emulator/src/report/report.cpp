@@ -1,5 +1,7 @@
 #include "claude/emulator/report.hpp"
 
+#include "claude/input_file/excerpt.hpp"
+
 namespace claude::emulator {
 namespace {
 
@@ -33,7 +35,15 @@ Json ending_json(const Ending& ending) {
 
 Json difference_json(const Difference& d) {
   Json out = Json::object({{"pointer", d.pointer}, {"reason", d.reason}, {"expected", d.expected}});
-  if (d.actual) out["actual"] = *d.actual;
+  if (d.actual) {
+    // A received value can be megabytes: past the quote limit it is shown as cut text.
+    std::string text = dump_json(*d.actual);
+    if (text.size() <= input_file::kMaxQuotedBytes) {
+      out["actual"] = *d.actual;
+    } else {
+      out["actual_excerpt"] = input_file::excerpt(text);
+    }
+  }
   return out;
 }
 
@@ -59,6 +69,13 @@ std::string location(const Report& report, std::size_t line) {
 
 }  // namespace
 
+std::string dropped_note(const Report& report) {
+  if (report.dropped_sdk_lines == 0) return {};
+  return std::to_string(report.dropped_sdk_lines) +
+         " SDK line(s) were dropped unread: more unconsumed lines were waiting than fake-claude "
+         "holds (docs/fake-claude.md, \"Limits\"); no step could match them";
+}
+
 Json report_json(const Report& report) {
   Json out = Json::object();
   out["report"] = 1;
@@ -67,6 +84,7 @@ Json report_json(const Report& report) {
   out["verdict"] = report.passed ? "pass" : "fail";
   out["ending"] = ending_json(report.ending);
   out["argv"] = report.args;
+  out["dropped_sdk_lines"] = report.dropped_sdk_lines;
   if (report.truncated) out["truncated"] = *report.truncated;
   if (report.failure) {
     const Failure& f = *report.failure;
@@ -142,20 +160,25 @@ std::string report_text(const Report& report) {
   if (f.expected) out += "  expected: " + dump_json(*f.expected) + "\n";
   if (f.closest) {
     if (f.closest->transcript_index < report.transcript.size()) {
-      std::string line = report.transcript[f.closest->transcript_index].text;
-      if (line.size() > 400) line = line.substr(0, 397) + "...";
-      out += "  closest:  " + line + "\n";
+      out += "  closest:  " +
+             input_file::excerpt(report.transcript[f.closest->transcript_index].text) + "\n";
     }
     for (const auto& d : f.closest->differences) {
       out += "    at " + (d.pointer.empty() ? std::string("(root)") : d.pointer) + ": " + d.reason +
              "\n";
     }
   }
-  for (std::size_t index : report.leftover) {
-    std::string line = report.transcript[index].text;
-    if (line.size() > 200) line = line.substr(0, 197) + "...";
-    out += "  not consumed: " + line + "\n";
+  constexpr std::size_t kListedLeftovers = 20;
+  for (std::size_t i = 0; i < report.leftover.size() && i < kListedLeftovers; ++i) {
+    out +=
+        "  not consumed: " + input_file::excerpt(report.transcript[report.leftover[i]].text, 200) +
+        "\n";
   }
+  if (report.leftover.size() > kListedLeftovers) {
+    out += "  … and " + std::to_string(report.leftover.size() - kListedLeftovers) +
+           " more lines not consumed (all in the report)\n";
+  }
+  if (report.dropped_sdk_lines > 0) out += "  " + dropped_note(report) + "\n";
   return out + notes;
 }
 

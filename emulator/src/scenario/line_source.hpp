@@ -2,10 +2,10 @@
 // LineBuffer, so files are framed exactly like the SDK's stdin (CRLF and BOM tolerated, '\n' the
 // only separator, blank lines delivered: they count).
 //
-// How it fails: for_each_file_line returns an error text when the file cannot be read: it cannot
-// be opened, it is a device or a socket (not a regular file), it is a FIFO without a writer, or
-// its writer stalls (kPipeIdleTimeoutMs). A line above kMaxFileLineBytes comes as an oversized
-// event.
+// How it fails: for_each_file_line returns an error text when the file cannot be read (the
+// reasons of claude/input_file/input_file.hpp: not a regular file or a pipe, a FIFO without a
+// writer, a stalled writer, over kMaxInputFileBytes). A line above kMaxFileLineBytes comes as an
+// oversized event.
 //
 // What it costs: one read(2) copy in chunks of up to 1 MiB and one memchr pass for the '\n's; a
 // line that spans two chunks is copied once more.
@@ -28,10 +28,6 @@ using LineSink = std::function<bool(std::size_t line_no, const sdk::LineEvent& e
 // Lines of a scenario file may hold a whole recorded frame; the recorder splits above its piece
 // size, so this only guards against runaway input.
 inline constexpr std::size_t kMaxFileLineBytes = std::size_t{256} << 20;
-
-// A FIFO or pipe (`harness lint <(cmd)`) is read until its writer closes it; when its writer
-// sends nothing for this long, reading stops with an error instead of waiting forever.
-inline constexpr int kPipeIdleTimeoutMs = 10'000;
 
 std::optional<std::string> for_each_file_line(const std::filesystem::path& path,
                                               const LineSink& sink);

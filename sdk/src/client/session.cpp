@@ -102,7 +102,8 @@ void Session::connect() {
       [this] { on_batch_end(); },
       [this](InboundLine&& line, std::size_t line_number, MessageType type) {
         on_unparsed(std::move(line), line_number, type);
-      }});
+      },
+      [this] { on_handlers_idle(); }});
   PendingControl initialize = writing([&] {
     return track(
         protocol_->send_request("initialize", initialize_request(), options_.initialize_timeout));
@@ -314,6 +315,14 @@ void Session::on_batch_end() {
   queue_cv_.notify_one();
 }
 
+void Session::on_handlers_idle() {
+  {
+    std::lock_guard lock(queue_mutex_);
+    if (!consumer_waiting_) return;
+  }
+  queue_cv_.notify_one();
+}
+
 void Session::wake_consumer_locked() {
   if (!consumer_waiting_ || !unsignalled_) return;
   unsignalled_ = false;
@@ -460,7 +469,10 @@ bool Session::take_batch() {
     }
     if (!protocol_) throw ConnectionError("receive: the session is not connected");
     consumer_waiting_ = true;
-    if (limit.count() > 0) {
+    // While a callback runs the timer is paused: the wait has no deadline (a passed one would
+    // return at once, every time, for as long as the callback takes) and on_handlers_idle() ends
+    // it. It reads in_flight under queue_mutex_, which that call takes, so the wake-up is not lost.
+    if (limit.count() > 0 && protocol_->inbound_in_flight() == 0) {
       auto deadline = protocol_->last_activity() + limit;
       queue_cv_.wait_until(lock, deadline);
       if (queue_.empty() && !ended_ && protocol_->inbound_in_flight() == 0 &&

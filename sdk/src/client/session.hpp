@@ -88,6 +88,7 @@ class Session {
   [[noreturn]] void fail_at(std::size_t line_number, const ParseError& error,
                             std::string_view line);
   void on_batch_end();
+  void on_handlers_idle();
   void on_end(std::exception_ptr error);
   void consider_run_end(const Message& message);
   void consider_run_end(MessageType type);

@@ -315,7 +315,7 @@ struct ControlProtocol::Engine : std::enable_shared_from_this<ControlProtocol::E
     // Activity first: a consumer that sees no handler in flight must also see this answer's time,
     // or it could count the handler's whole run as inactivity.
     touch();
-    --in_flight;
+    if (--in_flight == 0 && listener.on_handlers_idle) listener.on_handlers_idle();
   }
 
   // ---- outbound ---------------------------------------------------------------------------

@@ -68,6 +68,14 @@ struct EngineOptions {
   double speed = 0;
 };
 
+// What the engine holds of SDK lines no step has consumed yet. A line that arrives when the hold
+// is full is read and dropped (Report::dropped_sdk_lines): a flood of SDK lines costs bounded
+// memory and a bounded report. Each line is matched against what is held, so the hold's count
+// also bounds the (quadratic) matching work of a flood: ~0.5 M matches for 1024 lines. Lines
+// matching the header's `ignore` patterns are listed in the transcript up to the same count.
+inline constexpr std::size_t kMaxHeldSdkLines = 1024;
+inline constexpr std::size_t kMaxHeldSdkBytes = std::size_t{64} << 20;
+
 class Engine {
  public:
   Engine(Scenario scenario, Invocation invocation, Environment environment,
@@ -94,6 +102,7 @@ class Engine {
  private:
   struct Pending {
     std::size_t transcript = 0;
+    std::size_t bytes = 0;  // the line's size, counted in held_bytes_
     Json value;
     bool json = false;
     bool auto_answered = false;
@@ -141,6 +150,10 @@ class Engine {
   // The first pending line matching `pattern` that arrived after transcript index `after`.
   std::optional<std::deque<Pending>::iterator> find_match(const Json& pattern,
                                                           std::optional<std::size_t> after = {});
+  // Holds a line for the steps to come, or counts it dropped when the hold is full.
+  void hold(Pending pending);
+  bool hold_is_full() const;
+  void release(std::deque<Pending>::iterator it);
   void consume(std::deque<Pending>::iterator it, std::size_t step);
   void fail(std::string kind, std::optional<std::size_t> step, std::string message,
             const Json* expected = nullptr, const Json* response_target = nullptr);
@@ -161,6 +174,8 @@ class Engine {
   Report report_;
 
   std::deque<Pending> pending_;
+  std::size_t held_bytes_ = 0;    // sum of pending_'s line sizes
+  std::size_t ignored_kept_ = 0;  // ignored lines in the transcript
   Bindings bindings_;
   std::vector<std::pair<std::string, std::string>> request_names_;  // `as` name -> request id
   std::set<std::string, std::less<>> own_request_ids_;

@@ -8,7 +8,9 @@
 // How it fails: it does not; bytes that are not UTF-8 are shown with U+FFFD.
 //
 // What it costs: transcript lines are kept as previews (the first 4 KiB of SDK lines, 120 bytes of
-// the fake's own), so a long replay does not hold its output twice.
+// the fake's own), so a long replay does not hold its output twice; SDK lines beyond the engine's
+// hold limit are only counted, so a flood of them keeps the report bounded. Quotes of received
+// values and lines in messages are cut at input_file::kMaxQuotedBytes.
 #pragma once
 
 #include <cstddef>
@@ -78,9 +80,15 @@ struct Report {
   std::vector<StepOutcome> steps;
   std::vector<TranscriptEntry> transcript;
   std::vector<std::string> args;
+  // SDK lines read and thrown away, neither graded nor in the transcript: more unconsumed lines
+  // were held than the engine keeps (Engine's kMaxHeldSdkLines / kMaxHeldSdkBytes).
+  std::size_t dropped_sdk_lines = 0;
   // The scenario was a recording cut short (Scenario::truncated): why. Such a replay never passes.
   std::optional<std::string> truncated;
 };
+
+// The sentence a report gives for dropped SDK lines (empty when none were dropped).
+std::string dropped_note(const Report& report);
 
 Json report_json(const Report& report);
 // A few lines for stderr: verdict, and for a failure the step, expectation and differences.

@@ -33,6 +33,9 @@ class ScriptedModel {
   // The answer to bytes that are not an HTTP request at all (`reason` says what the parser saw):
   // 400 invalid_request_error.
   ApiResponse answer_unreadable(const std::string& reason);
+  // The answer to a request the server will not take now (`reason` says why): 529
+  // overloaded_error, which the CLI retries later.
+  ApiResponse answer_overloaded(const std::string& reason);
 
   // Requests answered so far (all endpoints), and how often each rule was used.
   [[nodiscard]] std::size_t requests_seen() const noexcept { return requests_seen_; }

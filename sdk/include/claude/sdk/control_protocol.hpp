@@ -93,6 +93,10 @@ struct ControlListener {
   // control requests that follow it.
   std::function<void(InboundLine&& line, std::size_t line_number, MessageType type)> on_unparsed =
       nullptr;
+  // Optional. Called on the handler's thread when the last inbound handler running ends
+  // (inbound_in_flight() drops to 0, after last_activity() has the end's time). A consumer that
+  // paused its inactivity timer for the handlers sleeps without a deadline until this call.
+  std::function<void()> on_handlers_idle = nullptr;
 };
 
 // One of our requests in flight.
