@@ -25,4 +25,4 @@ for tool in harness fake-claude; do
   [[ -x "$bin/$tool" ]] || { echo "claude-harness: $bin/$tool is missing or not executable" >&2; exit 2; }
 done
 echo "$bin" >>"$GITHUB_PATH"
-echo "claude-harness: $("$bin/harness" --version 2>/dev/null || echo harness) in $bin"
+echo "claude-harness: harness and fake-claude from $bin"
