@@ -49,6 +49,7 @@ def fake_claude(request, monkeypatch):
     """`fake_claude.scenario(path) -> str`: the path of a `claude` that plays `path`."""
     config = request.config
     record = config.getoption("claude_record")
+    problem = None
     try:
         if record:
             ci = _ci_value()
@@ -60,7 +61,9 @@ def fake_claude(request, monkeypatch):
                           config.getoption("fake_claude_bin") or config.getini("fake_claude"))
         timeout = float(config.getini("fake_claude_timeout"))
     except (FakeClaudeError, ValueError) as error:
-        pytest.fail(f"fake_claude: {error}", pytrace=False)
+        problem = f"fake_claude: {error}"
+    if problem is not None:
+        pytest.fail(problem, pytrace=False)
     session = FakeClaude(tool=tool, monkeypatch=monkeypatch, record=record,
                          real_cli=config.getoption("claude_real_cli"), timeout=timeout)
     yield session
@@ -71,7 +74,8 @@ def fake_claude(request, monkeypatch):
         pytest.fail("\n".join(problems), pytrace=False)
 
 
-@pytest.hookimpl(hookwrapper=True)
+# Outermost wrapper (tryfirst), so the capture plugin has closed the call phase when it fails.
+@pytest.hookimpl(hookwrapper=True, tryfirst=True)
 def pytest_runtest_call(item):
     """Grades the runs right after the test body, so a failing verdict fails the test itself
     (not its teardown) with fake-claude's mismatch text."""

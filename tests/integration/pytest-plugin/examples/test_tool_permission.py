@@ -3,7 +3,7 @@
 The scenario is the real CLI 2.1.332's recording of a client that allowed a Bash tool call
 (scenarios/recorded/cli-2.1.332/tool-allowed). TOOL_DECISION picks what this client answers:
 "allow" matches the recording; "deny" is a client that answers differently, which fake-claude's
-verdict must fail naming the field. The scenario path comes from FAKE_CLAUDE_EXAMPLE_SCENARIO.
+verdict must fail naming the field; "deny-second" denies only in the second session a test starts. The scenario path comes from FAKE_CLAUDE_EXAMPLE_SCENARIO.
 """
 
 import os
@@ -21,13 +21,18 @@ SCENARIO = os.environ["FAKE_CLAUDE_EXAMPLE_SCENARIO"]
 PROMPT = "Create the allowed marker file"
 
 
+SESSIONS_STARTED = [0]
+
+
 async def decide(tool_name, tool_input, context):
-    if os.environ.get("TOOL_DECISION", "allow") == "deny":
+    decision = os.environ.get("TOOL_DECISION", "allow")
+    if decision == "deny" or (decision == "deny-second" and SESSIONS_STARTED[0] == 2):
         return PermissionResultDeny(message="not in this test")
     return PermissionResultAllow()
 
 
 async def one_session(cli_path):
+    SESSIONS_STARTED[0] += 1
     options = ClaudeAgentOptions(cli_path=cli_path, can_use_tool=decide)
     results = []
     async with ClaudeSDKClient(options=options) as client:
