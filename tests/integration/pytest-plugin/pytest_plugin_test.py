@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The pytest plugin (integrations/pytest) as a user meets it: pytest in a subprocess.
 
-usage: pytest_plugin_test.py FAKE_CLAUDE CASE
-CASE is one of: pass, denied, twice, misuse, record-in-ci (need pytest and the official Python
+usage: pytest_plugin_test.py FAKE_CLAUDE CASE [CLAUDE_TEE]
+CASE is one of: pass, denied, twice, misuse, record-in-ci, record (need pytest and the official Python
 SDK: an importable claude_agent_sdk, else ../shared/peers/python-sdk/site) or install (needs pytest,
 pip and setuptools: an offline `pip install --target` of the package, loaded by its entry point).
 Each runs `python3 -m pytest -p pytest_fake_claude.plugin examples/...` and checks its exit code
@@ -37,6 +37,7 @@ def sdk_path():
 def run_pytest(fake_claude, args, extra_path="", env_changes=None, use_source=True):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("FAKE_CLAUDE", "CLAUDE_TEE"))}
     env.pop("CI", None)
+    env["PYTHONDONTWRITEBYTECODE"] = "1"  # no __pycache__ in the source tree
     paths = [str(PLUGIN / "src")] if use_source else []
     paths += [p for p in (extra_path, env.get("PYTHONPATH")) if p]
     env["PYTHONPATH"] = os.pathsep.join(paths)
@@ -106,6 +107,25 @@ def case_record_in_ci(fake, sdk, failures):
     expect(failures, RECORDING.stat().st_size > 0, "the recording is untouched")
 
 
+def case_record(fake, sdk, failures, tee):
+    """--claude-record through claude-tee, with fake-claude playing the recording as the "real"
+    CLI (no network): the new file then replays, and a client that denies fails against it."""
+    with tempfile.TemporaryDirectory(prefix="pytest-plugin-record-") as work:
+        recorded = Path(work) / "recorded.ndjson"
+        test = [str(EXAMPLES / "test_tool_permission.py"), "-k", "test_tool_call"]
+        code, out = run_pytest(fake, [*test, "--claude-record", "--claude-tee", tee,
+                                      "--claude-real-cli", fake], sdk,
+                               {"FAKE_CLAUDE_EXAMPLE_SCENARIO": str(recorded),
+                                "FAKE_CLAUDE_SCENARIO": str(RECORDING)})
+        expect(failures, code == 0 and recorded.is_file(), "--claude-record writes the scenario path")
+        code, out = run_pytest(fake, test, sdk, {"FAKE_CLAUDE_EXAMPLE_SCENARIO": str(recorded)})
+        expect(failures, code == 0 and "1 passed" in out, "the new recording replays")
+        code, out = run_pytest(fake, test, sdk, {"FAKE_CLAUDE_EXAMPLE_SCENARIO": str(recorded),
+                                                 "TOOL_DECISION": "deny"})
+        expect(failures, code == 1 and f"{recorded}:" in out and "got \"deny\"" in out,
+               "a client that denies fails against the new recording")
+
+
 def case_install(fake, failures):
     for module in ("pip", "setuptools"):
         if importlib.util.find_spec(module) is None:
@@ -143,7 +163,8 @@ def main():
             print(f"SKIP: no official Python SDK (claude_agent_sdk not importable, no {SHARED_SDK})")
             return SKIP
         {"pass": case_pass, "denied": case_denied, "twice": case_twice, "misuse": case_misuse,
-         "record-in-ci": case_record_in_ci}[case](fake, sdk, failures)
+         "record-in-ci": case_record_in_ci,
+         "record": lambda f, s, out: case_record(f, s, out, sys.argv[3])}[case](fake, sdk, failures)
     for failure in failures:
         print(f"FAILED: {failure}")
     return 1 if failures else 0
