@@ -2,7 +2,7 @@
 """The pytest plugin (integrations/pytest) as a user meets it: pytest in a subprocess.
 
 usage: pytest_plugin_test.py FAKE_CLAUDE CASE [CLAUDE_TEE]
-CASE is one of: pass, denied, twice, misuse, record-in-ci, record (need pytest and the official Python
+CASE is one of: pass, denied, twice, misuse, record-in-ci, record, doc (need pytest and the official Python
 SDK: an importable claude_agent_sdk, else ../shared/peers/python-sdk/site) or install (needs pytest,
 pip and setuptools: an offline `pip install --target` of the package, loaded by its entry point).
 Each runs `python3 -m pytest -p pytest_fake_claude.plugin examples/...` and checks its exit code
@@ -11,6 +11,7 @@ and output. Exit 0 pass, 1 fail, 77 skipped (what is missing is printed).
 
 import importlib.util
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -126,6 +127,20 @@ def case_record(fake, sdk, failures, tee):
                "a client that denies fails against the new recording")
 
 
+def case_doc(fake, sdk, failures):
+    """docs/pytest.md's example runs as printed (its scenario path taken from the source root)."""
+    page = (ROOT / "docs" / "pytest.md").read_text(encoding="utf-8")
+    found = re.search(r"```python\n(.*?)```", page, re.S)
+    expect(failures, found is not None, "docs/pytest.md has a ```python example")
+    if found is None:
+        return
+    with tempfile.TemporaryDirectory(prefix="pytest-plugin-doc-") as work:
+        test = Path(work) / "test_doc_example.py"
+        test.write_text(found.group(1).replace('"scenarios/', f'"{ROOT}/scenarios/'), encoding="utf-8")
+        code, out = run_pytest(fake, [str(test)], sdk)
+    expect(failures, code == 0 and "1 passed" in out, "the example passes")
+
+
 def case_install(fake, failures):
     for module in ("pip", "setuptools"):
         if importlib.util.find_spec(module) is None:
@@ -163,7 +178,7 @@ def main():
             print(f"SKIP: no official Python SDK (claude_agent_sdk not importable, no {SHARED_SDK})")
             return SKIP
         {"pass": case_pass, "denied": case_denied, "twice": case_twice, "misuse": case_misuse,
-         "record-in-ci": case_record_in_ci,
+         "record-in-ci": case_record_in_ci, "doc": case_doc,
          "record": lambda f, s, out: case_record(f, s, out, sys.argv[3])}[case](fake, sdk, failures)
     for failure in failures:
         print(f"FAILED: {failure}")
