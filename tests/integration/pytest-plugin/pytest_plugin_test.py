@@ -125,6 +125,17 @@ def case_record(fake, sdk, failures, tee):
                                                  "TOOL_DECISION": "deny"})
         expect(failures, code == 1 and f"{recorded}:" in out and "got \"deny\"" in out,
                "a client that denies fails against the new recording")
+        # A test that fails while recording leaves the scenario as it was.
+        before = recorded.read_bytes()
+        code, out = run_pytest(fake, [*test, "--claude-record", "--claude-tee", tee,
+                                      "--claude-real-cli", fake], sdk,
+                               {"FAKE_CLAUDE_EXAMPLE_SCENARIO": str(recorded),
+                                "FAKE_CLAUDE_SCENARIO": str(RECORDING), "TOOL_DECISION": "deny"})
+        incomplete = Path(f"{recorded}.incomplete")
+        expect(failures, code == 1 and "the test failed while recording" in out,
+               "a failing test says its recording was not kept")
+        expect(failures, recorded.read_bytes() == before and incomplete.is_file(),
+               "the scenario is unchanged and the recording kept as .incomplete")
 
 
 def case_doc(fake, sdk, failures):

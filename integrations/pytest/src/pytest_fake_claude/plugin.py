@@ -83,7 +83,7 @@ def pytest_runtest_call(item):
     session = getattr(item, "funcargs", {}).get("fake_claude")
     if not isinstance(session, FakeClaude):
         return
-    problems = session.finish()
+    problems = session.finish(body_passed=outcome.excinfo is None)
     if not problems:
         return
     text = "\n".join(problems)

@@ -5,8 +5,9 @@ FAKE_CLAUDE_SCENARIO and FAKE_CLAUDE_RUNS itself, since an SDK may not pass its 
 then execs fake-claude), puts that folder first on PATH and returns the shim's path for
 `cli_path=`-style options. `finish()` (at teardown) waits, bounded, for every run to report and
 returns the text of what failed: a failing or missing run, a part of a multi-run scenario no run
-played, or no run at all. In record mode the shim execs claude-tee instead, and finish() moves
-the recording to the scenario path only when a session was recorded.
+played, or no run at all. In record mode the shim execs claude-tee instead, and finish() replaces
+the scenario with the recording only when a session was recorded and the test body passed (else
+it is kept beside it as SCENARIO.incomplete, as `harness record` does).
 
 How it fails: FakeClaudeError for a missing scenario or tool. Costs: one folder and one process
 exec per CLI run; the wait polls the runs folder every 50 ms up to `timeout` seconds.
@@ -98,12 +99,12 @@ class FakeClaude:
         self._monkeypatch.setenv("CLAUDE_CLI_PATH", str(shim))
         return str(shim)
 
-    def finish(self) -> list[str]:
+    def finish(self, body_passed: bool = True) -> list[str]:
         """Every problem, worded for the test report; empty when every run passed."""
         problems = []
         for played in self._played:
             try:
-                problem = self._finish_recording(played) if played.record else self._grade(played)
+                problem = self._finish_recording(played, body_passed) if played.record else self._grade(played)
             finally:
                 shutil.rmtree(played.folder, ignore_errors=True)
             if problem:
@@ -131,7 +132,7 @@ class FakeClaude:
             return text
         return None if verdicts.all_passed(reports) and not still else text
 
-    def _finish_recording(self, played: _Played) -> str | None:
+    def _finish_recording(self, played: _Played, body_passed: bool) -> str | None:
         recordings = sorted((played.folder / "recordings").iterdir())
         if not recordings:
             return f"claude-tee: {played.scenario}: the test never started claude: nothing recorded"
@@ -139,5 +140,10 @@ class FakeClaude:
                                          prefix=played.scenario.name + ".") as out:
             for recording in recordings:  # one part per session, in the order claude-tee named them
                 out.write(recording.read_bytes())
-        os.replace(out.name, played.scenario)
-        return None
+        if body_passed:
+            os.replace(out.name, played.scenario)
+            return None
+        kept = played.scenario.with_name(played.scenario.name + ".incomplete")
+        os.replace(out.name, kept)
+        return (f"claude-tee: the test failed while recording, so {played.scenario} is unchanged; "
+                f"what was recorded is in {kept}")
