@@ -267,6 +267,23 @@ std::set<fs::path> files_in(const fs::path& directory) {
   return files;
 }
 
+// Runs CMD with claude-tee first on PATH (and in CLAUDE_CLI_PATH), recording to `tee_out` (a
+// file, or a folder ending in '/'). Every claude-tee still writing is waited for before this
+// returns; nothing else CMD started outlives it.
+CommandResult run_through_tee(const fs::path& tee, const std::string& tee_out,
+                              const std::optional<std::string>& real_cli,
+                              const std::vector<std::string>& command) {
+  ShimDirectory shim(tee);
+  std::map<std::string, std::optional<std::string>> set{{"PATH", shim.path_variable()},
+                                                        {"CLAUDE_TEE_OUT", tee_out}};
+  if (real_cli) set["CLAUDE_TEE_REAL_CLI"] = fs::absolute(*real_cli).string();
+  set["CLAUDE_CLI_PATH"] = (shim.path() / "claude").string();
+  adopt_orphans();
+  CommandResult result = run_command(command, environment_with(set));
+  settle_descendants(SettleTimes{}, [&tee](pid_t pid) { return runs_executable(pid, tee); });
+  return result;
+}
+
 // `harness record -o DIR/`: claude-tee names one file per session there. Each new one must be a
 // complete recording that loads; the others are renamed NAME.incomplete and the exit is 3.
 int record_into_directory(const fs::path& directory, const fs::path& tee,
@@ -274,15 +291,8 @@ int record_into_directory(const fs::path& directory, const fs::path& tee,
                           const std::vector<std::string>& command, std::ostream& out,
                           std::ostream& err) {
   const std::set<fs::path> before = files_in(directory);
-  ShimDirectory shim(tee);
-  std::map<std::string, std::optional<std::string>> set{
-      {"PATH", shim.path_variable()}, {"CLAUDE_TEE_OUT", fs::absolute(directory).string() + "/"}};
-  if (real_cli) set["CLAUDE_TEE_REAL_CLI"] = fs::absolute(*real_cli).string();
-  set["CLAUDE_CLI_PATH"] = (shim.path() / "claude").string();
-  adopt_orphans();
-  const CommandResult result = run_command(command, environment_with(set));
-  // Every claude-tee still writing a recording is waited for; nothing else outlives harness.
-  settle_descendants(SettleTimes{}, [&tee](pid_t pid) { return runs_executable(pid, tee); });
+  const CommandResult result =
+      run_through_tee(tee, fs::absolute(directory).string() + "/", real_cli, command);
   if (!result.started) {
     err << "harness: " << result.describe() << '\n';
     return kExitCommandFailed;
@@ -330,15 +340,8 @@ int record_file(const fs::path& output, const std::optional<std::string>& real_c
   const fs::path fresh = output.string() + ".recording-" + std::to_string(::getpid());
   std::error_code ec;
   fs::remove(fresh, ec);
-  ShimDirectory shim(tee);
-  std::map<std::string, std::optional<std::string>> set{
-      {"PATH", shim.path_variable()}, {"CLAUDE_TEE_OUT", fs::absolute(fresh).string()}};
-  if (real_cli) set["CLAUDE_TEE_REAL_CLI"] = fs::absolute(*real_cli).string();
-  set["CLAUDE_CLI_PATH"] = (shim.path() / "claude").string();
-  adopt_orphans();
-  const CommandResult result = run_command(command, environment_with(set));
-  // A claude-tee still writing the recording is waited for; nothing else outlives harness.
-  settle_descendants(SettleTimes{}, [&tee](pid_t pid) { return runs_executable(pid, tee); });
+  const CommandResult result =
+      run_through_tee(tee, fs::absolute(fresh).string(), real_cli, command);
   if (!result.started) {
     err << "harness: " << result.describe() << '\n';
     return kExitCommandFailed;
