@@ -24,9 +24,10 @@ constexpr const char* kUsage = R"(Usage: harness SUBCOMMAND [OPTIONS] [-- CMD...
                                  regenerate a recorded set (scenarios/recorded/cli-*)
   run --cassette FILE [--mode auto|once|replay|record] -- CMD...
                                  replay FILE if present, else record it (VCR style)
-  convert RECORDING [-o SCENARIO]
+  convert RECORDING... [-o SCENARIO [--force]]
                                  write the editable scenario of a recording
-  lint FILE...                   check scenarios and recordings
+  lint [--strict-shapes] FILE|DIR...
+                                 check scenarios and recordings (shapes, typos)
   diff A B                       structural diff of two scenarios or recordings
   drift BASE_DIR CANDIDATE_DIR | drift SET_DIR --real-cli PATH
                                  CLI drift report between two recorded sets
