@@ -123,7 +123,10 @@ bool is_scenario_file(const std::filesystem::path& path) {
 }
 
 // FILE arguments as given; a directory stands for its scenario and recording files, sorted.
-std::vector<std::string> lint_files(const std::vector<std::string>& args) {
+// The files to lint: each FILE, and the scenario files below each DIR (sorted). A DIR holding
+// none is added to `empty_dirs`: linting nothing must not pass.
+std::vector<std::string> lint_files(const std::vector<std::string>& args,
+                                    std::vector<std::string>& empty_dirs) {
   std::vector<std::string> files;
   for (const auto& arg : args) {
     std::error_code ec;
@@ -139,6 +142,7 @@ std::vector<std::string> lint_files(const std::vector<std::string>& args) {
       }
     }
     std::sort(found.begin(), found.end());
+    if (found.empty()) empty_dirs.push_back(arg);
     files.insert(files.end(), found.begin(), found.end());
   }
   return files;
@@ -183,7 +187,11 @@ Exit status: 0 every file is valid, 2 some file is not (or usage error).
     err << kHelp;
     return kExitUsage;
   }
-  const std::vector<std::string> files = lint_files(paths);
+  std::vector<std::string> empty_dirs;
+  const std::vector<std::string> files = lint_files(paths, empty_dirs);
+  for (const auto& dir : empty_dirs) {
+    err << dir << ":0: a folder with no scenario or recording file (*.ndjson) below it\n";
+  }
   std::size_t bad = 0;
   for (const auto& file : files) {
     const auto loaded = emulator::load_scenario_parts(file);  // a multi-run file: every part
@@ -202,7 +210,7 @@ Exit status: 0 every file is valid, 2 some file is not (or usage error).
     if (!file_ok) ++bad;
   }
   out << files.size() - bad << " of " << files.size() << " file(s) valid\n";
-  return bad == 0 ? kExitPass : kExitUsage;
+  return bad == 0 && empty_dirs.empty() ? kExitPass : kExitUsage;
 }
 
 int diff_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {

@@ -329,7 +329,10 @@ void Engine::fail_if_unexpected(std::size_t transcript) {
   for (std::size_t i = 0; i < scenario_.steps.size(); ++i) {
     const Step& step = scenario_.steps[i];
     if (step.verb != Verb::expect || report_.steps[i].status != StepStatus::not_run) continue;
-    if (!it->json) continue;
+    if (!it->json) {  // no pattern takes a line that is not JSON: the next expect is closest
+      if (!closest) closest = i;
+      continue;
+    }
     Bindings scratch = bindings_;
     const MatchResult result = match(step.value, it->value, scratch);
     if (result.matched) return;
@@ -347,7 +350,8 @@ void Engine::fail_if_unexpected(std::size_t transcript) {
                     [](const TranscriptEntry& e) { return e.dir == 'i'; }));
   const std::string line = preview(report_.transcript[transcript].text, kUnexpectedPreviewBytes);
   std::string message = "SDK line " + std::to_string(sdk_line) +
-                        " matches no step that waits or is still to come (strict mode): " + line;
+                        " matches no step that waits or is still to come (strict mode)" +
+                        (it->json ? ": " : ", it is not JSON: ") + line;
   message += closest ? "; closest step: " + describe_step(scenario_.steps[*closest])
                      : std::string("; no expect is left to take it");
   const Json* expected = closest ? &scenario_.steps[*closest].value : nullptr;

@@ -144,6 +144,14 @@ std::optional<CliOptionTable> parse_cli_option_table(const Json& json, std::stri
       }
       option.choices = std::move(*choices);
     }
+    if (entry.contains("also_accepts")) {
+      auto also = string_list(entry["also_accepts"]);
+      if (!also) {
+        error = where + "\"also_accepts\" is a list of strings";
+        return std::nullopt;
+      }
+      option.also_accepts = std::move(*also);
+    }
     table.options.push_back(std::move(option));
   }
   return table;

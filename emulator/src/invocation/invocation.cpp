@@ -18,8 +18,10 @@ std::string missing_argument(const CliOption& option) {
 }
 
 std::optional<std::string> invalid_choice(const CliOption& option, const std::string& value) {
-  if (option.choices.empty() ||
-      std::find(option.choices.begin(), option.choices.end(), value) != option.choices.end()) {
+  const auto listed = [&value](const std::vector<std::string>& values) {
+    return std::find(values.begin(), values.end(), value) != values.end();
+  };
+  if (option.choices.empty() || listed(option.choices) || listed(option.also_accepts)) {
     return std::nullopt;
   }
   std::string allowed;

@@ -208,6 +208,19 @@ TEST(CliOptions, PinnedTableAcceptsEveryOptionItListsAndRejectsTemperature) {
             "error: unknown option '--temperature'");
 }
 
+// 2.1.332 names only acceptEdits, auto, bypassPermissions, manual, dontAsk and plan in its error,
+// yet takes `default`, the mode every SDK sends; a rejection here broke every TS SDK run.
+TEST(CliOptions, PinnedTableTakesPermissionModeDefaultWhichItsErrorDoesNotName) {
+  const CliOptionTable* table = cli_option_table("2.1.332");
+  ASSERT_NE(table, nullptr);
+  const std::vector<std::string> sdk_default{"--print", "--permission-mode", "default"};
+  EXPECT_FALSE(parse_invocation(sdk_default, *table).cli_error);
+  const std::vector<std::string> unknown_mode{"--print", "--permission-mode", "ask"};
+  EXPECT_EQ(parse_invocation(unknown_mode, *table).cli_error,
+            "error: option '--permission-mode <mode>' argument 'ask' is invalid. Allowed choices "
+            "are acceptEdits, auto, bypassPermissions, manual, dontAsk, plan.");
+}
+
 TEST(CliOptions, ScenarioOfAnUnknownVersionUsesTheNewestTable) {
   EXPECT_EQ(&emulated_cli_options("0.0.1"), &newest_cli_option_table());
   EXPECT_EQ(&emulated_cli_options("2.1.332"), cli_option_table("2.1.332"));

@@ -30,6 +30,9 @@ struct CliOption {
   bool variadic = false;  // <v...>: also takes the following arguments up to the next option
   bool hidden = false;    // not in --help (commander never suggests it after a typo)
   std::vector<std::string> choices;  // enforced by the CLI; empty: any value
+  // Values the CLI accepts besides `choices` without listing them in its error (2.1.332 takes
+  // `--permission-mode default`, the value SDKs send, while naming only the other modes).
+  std::vector<std::string> also_accepts;
 };
 
 struct CliOptionTable {
