@@ -290,7 +290,7 @@ TEST(Secrets, ArgvAndStdinSecretsNeverReachFakeClaudeReports) {
   claude::testing::SpawnRequest run;
   run.program = FAKE_CLAUDE_PATH;
   run.args = {"--scenario", (source_dir() / "tests/security/data/expect-user.ndjson").string(),
-              "--api-key", kArgvSecret};
+              "--append-system-prompt", kArgvSecret};
   run.env = {{"FAKE_CLAUDE_REPORT", report.string()}};
   run.stdin_bytes = std::string("{\"type\":\"not-user\",\"key\":\"") + kStdinSecret + "\"}\n";
   const auto result = claude::testing::run_to_completion(run);
