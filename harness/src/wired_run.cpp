@@ -235,10 +235,10 @@ int replay_file(const fs::path& scenario, const std::vector<std::string>& comman
   if (outputs.html) {
     std::vector<report_html::ReportSource> sessions;
     for (const auto& run : runs) {
-      sessions.emplace_back(runs.size() == 1
-                                ? scenario.string()
-                                : scenario.string() + " (run " + std::to_string(run.number) + ")",
-                            run.report);
+      sessions.push_back(report_html::ReportSource{
+          runs.size() == 1 ? scenario.string()
+                           : scenario.string() + " (run " + std::to_string(run.number) + ")",
+          run.report});
     }
     const auto page = report_html::render_html_report(
         sessions, "claude-harness replay: " + scenario.filename().string());
