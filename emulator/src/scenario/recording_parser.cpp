@@ -289,8 +289,7 @@ void RecordingParser::sdk_line(std::size_t line, const std::string& text) {
 // CLI was answering turn N comes after turn N's line; the next turn comes after it. Changes made
 // before the CLI answered anything of the first turn are set-up: SDKs send them before or just
 // after the first prompt, and the CLI applies them before the turn either way.
-void RecordingParser::order_among_turns(Step& step, const Json& message,
-                                        const std::string& label) {
+void RecordingParser::order_among_turns(Step& step, const Json& message, const std::string& label) {
   if (!message.is_object() || label.empty()) return;
   const Json* type = message.contains("type") ? &message["type"] : nullptr;
   if (type != nullptr && *type == "user") {
@@ -304,10 +303,9 @@ void RecordingParser::order_among_turns(Step& step, const Json& message,
       !message["request"].is_object()) {
     return;
   }
-  const Json& subtype = message["request"].contains("subtype") ? message["request"]["subtype"]
-                                                               : Json();
-  if (subtype == "initialize" || subtype == "interrupt" || last_turn_.empty() ||
-      !turn_answered_) {
+  const Json& subtype =
+      message["request"].contains("subtype") ? message["request"]["subtype"] : Json();
+  if (subtype == "initialize" || subtype == "interrupt" || last_turn_.empty() || !turn_answered_) {
     return;
   }
   step.after.push_back(last_turn_);

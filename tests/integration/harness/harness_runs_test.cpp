@@ -4,7 +4,6 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,6 +13,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "../../bad_input/runner/spawned_process.hpp"
 
 extern char** environ;
 
@@ -49,35 +50,22 @@ class HarnessRunsTest : public ::testing::Test {
   // harness ARGS with stdin /dev/null, stdout and stderr kept; `extra_env` is added.
   Outcome harness(const std::vector<std::string>& args,
                   const std::vector<std::string>& extra_env = {}) {
-    std::vector<std::string> argv{HARNESS_PATH};
-    argv.insert(argv.end(), args.begin(), args.end());
-    std::vector<std::string> env;
-    for (char** e = environ; *e != nullptr; ++e) env.emplace_back(*e);
-    env.insert(env.end(), extra_env.begin(), extra_env.end());
-    std::vector<char*> c_argv, c_env;
-    for (auto& s : argv) c_argv.push_back(s.data());
-    c_argv.push_back(nullptr);
-    for (auto& s : env) c_env.push_back(s.data());
-    c_env.push_back(nullptr);
-    const fs::path out = dir_ / "out.txt", err = dir_ / "err.txt";
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    Outcome outcome;
-    const auto start = std::chrono::steady_clock::now();
-    pid_t pid = 0;
-    if (::posix_spawn(&pid, argv[0].c_str(), &actions, nullptr, c_argv.data(), c_env.data()) == 0) {
-      int status = 0;
-      ::waitpid(pid, &status, 0);
-      outcome.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    claude::testing::SpawnRequest request;
+    request.program = HARNESS_PATH;
+    request.args = args;
+    request.timeout = std::chrono::minutes(2);
+    for (const auto& assignment : extra_env) {
+      const auto eq = assignment.find('=');
+      request.env[assignment.substr(0, eq)] = assignment.substr(eq + 1);
     }
-    posix_spawn_file_actions_destroy(&actions);
+    const auto start = std::chrono::steady_clock::now();
+    const auto result = claude::testing::run_to_completion(request);
+    Outcome outcome;
     outcome.seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    outcome.out = read_all(out);
-    outcome.err = read_all(err);
+    outcome.status = result.signaled ? 128 + result.term_signal : result.exit_code;
+    outcome.out = result.out;
+    outcome.err = result.err;
     return outcome;
   }
 

@@ -1,7 +1,6 @@
 #include "claude/conformance/driver_run.hpp"
 
 #include <gtest/gtest.h>
-
 #include <signal.h>
 #include <unistd.h>
 
@@ -108,10 +107,11 @@ TEST(DriverRun, TheFirstFailingRunDecidesWhenTheDriverStartedSeveral) {
   std::filesystem::create_directories(dir);
   DriverRunRequest r;
   // Stands in for two fake-claude sessions: the first failed, the second passed.
-  r.argv = {"/bin/sh", "-c",
-            "cd \"$FAKE_CLAUDE_RUNS\" && echo 1 >run-1.started && "
-            "echo '{\"verdict\":\"fail\",\"name\":\"first\"}' >run-1.json && "
-            "echo 2 >run-2.started && echo '{\"verdict\":\"pass\",\"name\":\"second\"}' >run-2.json"};
+  r.argv = {
+      "/bin/sh", "-c",
+      "cd \"$FAKE_CLAUDE_RUNS\" && echo 1 >run-1.started && "
+      "echo '{\"verdict\":\"fail\",\"name\":\"first\"}' >run-1.json && "
+      "echo 2 >run-2.started && echo '{\"verdict\":\"pass\",\"name\":\"second\"}' >run-2.json"};
   r.runs_dir = dir;
   const auto outcome = run_driver(r);
   std::filesystem::remove_all(dir);

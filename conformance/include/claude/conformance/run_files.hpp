@@ -20,10 +20,10 @@
 namespace claude::conformance {
 
 struct RunFile {
-  std::size_t number = 0;                // 1-based, in the order the sessions started
-  pid_t pid = 0;                         // 0 while the claim holds none yet
+  std::size_t number = 0;                        // 1-based, in the order the sessions started
+  pid_t pid = 0;                                 // 0 while the claim holds none yet
   std::optional<nlohmann::ordered_json> report;  // nullopt: not written (yet), or not a JSON object
-  bool report_exists = false;            // the file exists (it may still not parse)
+  bool report_exists = false;                    // the file exists (it may still not parse)
 };
 
 std::vector<RunFile> read_run_files(const std::filesystem::path& dir);
