@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine_session.hpp"
+#include "recorded_set.hpp"
 
 namespace claude::emulator {
 namespace {
@@ -18,31 +19,8 @@ namespace fs = std::filesystem;
 constexpr std::string_view kInterrupt =
     R"({"type":"control_request","request_id":"stop-1","request":{"subtype":"interrupt"}})";
 
-std::vector<fs::path> recordings() {
-  std::vector<fs::path> out;
-  for (const auto& entry : fs::recursive_directory_iterator(RECORDED_DIR)) {
-    const std::string name = entry.path().filename().string();
-    if (entry.path().extension() == ".ndjson" && name.find("model") == std::string::npos) {
-      out.push_back(entry.path());
-    }
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-std::vector<std::string> sdk_lines(const fs::path& recording) {
-  std::ifstream in(recording);
-  std::vector<std::string> lines;
-  std::string text;
-  std::getline(in, text);
-  while (std::getline(in, text)) {
-    Json event = Json::parse(text);
-    if (event.value("dir", "") == "in" && event.contains("line")) {
-      lines.push_back(event["line"].get<std::string>());
-    }
-  }
-  return lines;
-}
+using testing::recordings;
+using testing::sdk_lines;
 
 struct Replayed {
   Report report;

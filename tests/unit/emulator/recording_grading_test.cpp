@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "claude/emulator/engine.hpp"
+#include "recorded_set.hpp"
 
 namespace claude::emulator {
 namespace {
@@ -21,31 +22,8 @@ struct Mutation {
   Json value;                // its new value
 };
 
-std::vector<fs::path> recordings() {
-  std::vector<fs::path> out;
-  for (const auto& entry : fs::recursive_directory_iterator(RECORDED_DIR)) {
-    const std::string name = entry.path().filename().string();
-    if (entry.path().extension() == ".ndjson" && name.find("model") == std::string::npos) {
-      out.push_back(entry.path());
-    }
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-std::vector<std::string> sdk_lines(const fs::path& recording) {
-  std::ifstream in(recording);
-  std::vector<std::string> lines;
-  std::string text;
-  std::getline(in, text);  // header
-  while (std::getline(in, text)) {
-    Json event = Json::parse(text);
-    if (event.value("dir", "") == "in" && event.contains("line")) {
-      lines.push_back(event["line"].get<std::string>());
-    }
-  }
-  return lines;
-}
+using testing::recordings;
+using testing::sdk_lines;
 
 // The CLI's requests of the recording, by id: what an SDK answer answers.
 Json cli_requests(const fs::path& recording) {
