@@ -8,8 +8,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "claude/sdk/frame_writer.hpp"
-#include "claude/sdk/message_parser.hpp"
+#include "messages/frame_writer.hpp"
+#include "messages/message_parser.hpp"
 #include "messages/leading_type.hpp"
 #include "messages/parse_inbound.hpp"
 #include "threads/sigpipe.hpp"
