@@ -330,7 +330,8 @@ class DriverRun {
   // --- callbacks (run on SDK engine threads) ---
 
   sdk::CanUseTool permission_callback() {
-    return [this](const sdk::ToolPermissionRequest& r, const sdk::CancelToken& cancel) {
+    return [this](const sdk::ToolPermissionRequest& r,
+                  const sdk::CancelToken& cancel) -> sdk::PermissionDecision {
       const InFlight busy(*this);
       const PermissionRule* rule = nullptr;
       for (const auto& candidate : *spec_.can_use_tool) {

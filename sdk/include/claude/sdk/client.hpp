@@ -122,13 +122,12 @@ class Turn {
       return *this;
     }
     void operator++(int) { turn_->advance(); }
-    friend bool operator==(const iterator& it, std::default_sentinel_t) {
-      return !it.turn_->current_;
-    }
+    friend bool operator==(const iterator& it, std::default_sentinel_t) { return it.at_end(); }
 
    private:
     friend class Turn;
     explicit iterator(Turn* turn) : turn_(turn) {}
+    [[nodiscard]] bool at_end() const { return !turn_->current_; }
     Turn* turn_ = nullptr;
   };
 
