@@ -358,7 +358,7 @@ class DriverRun {
       if (rule == nullptr) {
         const std::string why = "driver: no can_use_tool rule matches tool '" + r.tool_name + "'";
         observe("can_use_tool", seen, "returned", {{"behavior", "deny"}, {"message", why}});
-        return sdk::PermissionDeny{.message = why};
+        return sdk::PermissionDecision::denied(why);
       }
       if (rule->allow) {
         json returned = {{"behavior", "allow"}};
@@ -398,7 +398,9 @@ class DriverRun {
         throw std::runtime_error(*hook.throw_text);
       }
       observe("hook", seen, "returned", hook.returns);
-      return {.extra = hook.returns};
+      sdk::HookOutput output;
+      output.extra = hook.returns;
+      return output;
     };
   }
 

@@ -455,8 +455,9 @@ TEST(QueryTest, WithoutSessionStateStdinClosesAtTheFirstResultWithNoAgentRunning
   Harness h;
   InMemoryTransport& cli = h.cli;
   Options o;
-  o.hooks["Stop"] = {HookMatcher{
-      std::nullopt, {[](const HookInput&, const CancelToken&) { return json(); }}, std::nullopt}};
+  o.hooks[HookEvent::Stop] = {HookMatcher{
+      std::nullopt, {[](const HookInput&, const CancelToken&) { return HookOutput{}; }},
+      std::nullopt}};
   auto q = query("hi", o, std::move(h.owned));
   cli.push_json({{"type", "system"},
                  {"subtype", "task_started"},
