@@ -279,8 +279,8 @@ bool is_blank(std::string_view text) {
   return text.find_first_not_of(" \t\r\n") == std::string_view::npos;
 }
 
-// `errors` of a result, normalised (EDGE_CASES 37): a bare string is one error; blank strings and
-// entries that are not strings are dropped. The full value stays in `Message::json()`.
+// `errors` of a result, normalised (docs/protocol.md §3.4): a bare string is one error; blank
+// strings and entries that are not strings are dropped. The full value stays in `Message::json()`.
 std::vector<std::string> error_list(const std::optional<element>& value, bool& present) {
   std::vector<std::string> out;
   std::string_view text;
