@@ -144,8 +144,9 @@ class Engine {
   std::optional<Millis> prompt_due() const;
   void write(std::string bytes, std::optional<std::size_t> step,
              Output::Stream stream = Output::Stream::stdout_stream);
-  // One piece of a chunked send (Output::own_write).
-  void write_chunk(std::string bytes, std::size_t step);
+  // Writes the next piece of the chunked send in `chunk_bytes_` (Output::own_write); true while
+  // bytes remain.
+  bool write_next_chunk(const Step& step, std::size_t index);
   void write_message(const Json& message, std::optional<std::size_t> step);
   // The first pending line matching `pattern` that arrived after transcript index `after`.
   std::optional<std::deque<Pending>::iterator> find_match(const Json& pattern,
