@@ -5,14 +5,14 @@ usage: check_citations.py SOURCE_ROOT
 
 Looked at: sources, headers, scripts and build files (what a reader opens next to the code).
 A citation is a `.md` path followed by a section (`docs/protocol.md §5.2`, `§3–§5`,
-`§1.2, §1.3`) or an anchor (`docs/scenario.md#patterns`), or a `.md` path whose first folder is
-`..` or a folder of the repository (`docs/sdk.md`, `../shared/<dir>/README.md`). Bare names such as
-`summary.md` are file names the code writes or reads, not citations. Each citation must name a
-file of the repository (relative to the citing file or to the root), each `§N` a numbered heading
-of it (`## N.` or `### N`), each anchor a heading whose GitHub slug it is. A section sign right
-after an upper-case word with no file (`EDGE_CASES`, then a space and `§3`) names a document
-nobody can open, and is reported too. Documents outside the repository (design notes beside a checkout)
-cannot be read by someone with only the repository, so they count as broken.
+`§1.2, §1.3`) or an anchor (`docs/scenario.md#patterns`), or a `.md` path whose first folder
+is `..` or a folder of the repository (`docs/sdk.md`, `../shared/<dir>/README.md`). Bare names
+such as `summary.md` are file names the code writes or reads, not citations. Each citation must
+name a file of the repository (relative to the citing file or to the root), each `§N` a numbered
+heading of it (`## N.` or `### N`), each anchor a heading whose GitHub slug it is. A section sign
+right after an upper-case word with no file (`EDGE_CASES`, then a space and `§3`) names a
+document nobody can open, and is reported too. Documents outside the repository (design notes
+beside a checkout) cannot be read by someone with only the repository, so they count as broken.
 
 Exit 0: every citation resolves. Exit 1: one line per broken citation, `FILE:LINE: reason`.
 Exit 2: usage error.
