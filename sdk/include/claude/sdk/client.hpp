@@ -173,7 +173,7 @@ class Client {
   // The unread-message queue's counters (thread-safe).
   [[nodiscard]] MessageQueueStats message_queue_stats() const;
 
-  // Control requests (PROTOCOL.md §6); each waits for the CLI's answer and returns it typed.
+  // Control requests (docs/protocol.md §6); each waits for the CLI's answer and returns it typed.
   ControlAck interrupt();
   ControlAck set_permission_mode(PermissionMode mode);
   ControlAck set_model(std::optional<std::string> model);

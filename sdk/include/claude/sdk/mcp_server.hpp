@@ -1,4 +1,4 @@
-// McpServer: an in-process MCP server whose tools are C++ functions (PROTOCOL.md §7.3).
+// McpServer: an in-process MCP server whose tools are C++ functions (docs/protocol.md §7.3).
 //
 //   auto units = std::make_shared<claude::sdk::McpServer>("units");
 //   units->add_tool({.name = "km_to_miles",
