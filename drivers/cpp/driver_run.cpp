@@ -546,13 +546,13 @@ class DriverRun {
     if (n == "interrupt") return c.interrupt().raw;
     if (n == "set_model") {
       json model = arg("model");
-      return c
-          .set_model(model.is_string() ? std::optional(model.get<std::string>()) : std::nullopt)
+      return c.set_model(model.is_string() ? std::optional(model.get<std::string>()) : std::nullopt)
           .raw;
     }
     if (n == "set_permission_mode") {
       const auto name = arg("mode").get<std::string>();
-      if (auto mode = sdk::permission_mode_from_string(name)) return c.set_permission_mode(*mode).raw;
+      if (auto mode = sdk::permission_mode_from_string(name))
+        return c.set_permission_mode(*mode).raw;
       return c.send_control_request("set_permission_mode", {{"mode", name}}).wait();
     }
     if (n == "set_max_thinking_tokens")

@@ -47,9 +47,10 @@ json answer_hook(const HookCallback& callback, const HookCallbackRequest& reques
 
 std::string answer_permission(const CanUseTool& callback, const CanUseToolRequest& request,
                               const CancelToken& cancel) {
-  const ToolPermissionRequest typed{request.tool_name,    parsed_or_null(request.input),
-                                    request.tool_use_id,  parsed_or_null(request.permission_suggestions),
-                                    request.blocked_path, request.agent_id};
+  const ToolPermissionRequest typed{
+      request.tool_name,    parsed_or_null(request.input),
+      request.tool_use_id,  parsed_or_null(request.permission_suggestions),
+      request.blocked_path, request.agent_id};
   const PermissionDecision decision = callback(typed, cancel);
   std::string out;
   out.reserve(96 + request.tool_use_id.size() + request.input.text().size());

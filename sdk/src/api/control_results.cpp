@@ -60,7 +60,8 @@ ContextUsage context_usage_from(json payload) {
   ContextUsage out;
   if (const json* categories = member(payload, "categories"); categories && categories->is_array())
     for (const json& c : *categories)
-      out.categories.push_back({string_member(c, "name").value_or(""), integer_member(c, "tokens")});
+      out.categories.push_back(
+          {string_member(c, "name").value_or(""), integer_member(c, "tokens")});
   out.total_tokens = integer_member(payload, "totalTokens");
   out.max_tokens = integer_member(payload, "maxTokens");
   if (const json* p = member(payload, "percentage"); p && p->is_number())

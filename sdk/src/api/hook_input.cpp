@@ -59,16 +59,17 @@ class Fields {
 void read_details(HookEvent event, const Fields& f, HookInput& in) {
   switch (event) {
     case HookEvent::PreToolUse:
-      in.details = PreToolUseInput{f.text("tool_name"), f.value("tool_input"), f.text("tool_use_id")};
+      in.details =
+          PreToolUseInput{f.text("tool_name"), f.value("tool_input"), f.text("tool_use_id")};
       break;
     case HookEvent::PostToolUse:
       in.details = PostToolUseInput{f.text("tool_name"), f.value("tool_input"),
                                     f.value("tool_response"), f.text("tool_use_id")};
       break;
     case HookEvent::PostToolUseFailure:
-      in.details = PostToolUseFailureInput{f.text("tool_name"), f.value("tool_input"),
-                                           f.text("tool_use_id"), f.text("error"),
-                                           f.flag("is_interrupt")};
+      in.details =
+          PostToolUseFailureInput{f.text("tool_name"), f.value("tool_input"), f.text("tool_use_id"),
+                                  f.text("error"), f.flag("is_interrupt")};
       break;
     case HookEvent::UserPromptSubmit:
       in.details = UserPromptSubmitInput{f.text("prompt")};
@@ -87,8 +88,8 @@ void read_details(HookEvent event, const Fields& f, HookInput& in) {
       in.details = PreCompactInput{f.text("trigger"), f.string_or("custom_instructions")};
       break;
     case HookEvent::Notification:
-      in.details = NotificationInput{f.text("message"), f.string_or("title"),
-                                     f.text("notification_type")};
+      in.details =
+          NotificationInput{f.text("message"), f.string_or("title"), f.text("notification_type")};
       break;
     case HookEvent::PermissionRequest:
       in.details = PermissionRequestInput{f.text("tool_name"), f.value("tool_input"),

@@ -1,7 +1,7 @@
 // The answers to our control requests become typed results; the payload stays in `raw`.
-#include <gtest/gtest.h>
-
 #include "api/control_results.hpp"
+
+#include <gtest/gtest.h>
 
 namespace claude::sdk {
 namespace {
@@ -33,11 +33,12 @@ TEST(ControlResults, RewindFilesResultHasTheCounts) {
 }
 
 TEST(ControlResults, ContextUsageHasCategoriesAndTotals) {
-  const auto u = api::context_usage_from({{"categories", {{{"name", "System prompt"}, {"tokens", 1200}}}},
-                                          {"totalTokens", 1200},
-                                          {"maxTokens", 200000},
-                                          {"percentage", 0.6},
-                                          {"model", "claude-fake-1"}});
+  const auto u =
+      api::context_usage_from({{"categories", {{{"name", "System prompt"}, {"tokens", 1200}}}},
+                               {"totalTokens", 1200},
+                               {"maxTokens", 200000},
+                               {"percentage", 0.6},
+                               {"model", "claude-fake-1"}});
   ASSERT_EQ(u.categories.size(), 1u);
   EXPECT_EQ(u.categories[0].name, "System prompt");
   EXPECT_EQ(u.categories[0].tokens, 1200);

@@ -82,9 +82,9 @@ TEST(HookInput, SubagentStartAndStopNameTheAgent) {
   EXPECT_EQ(start.get_if<SubagentStartInput>()->agent_id, "a1");
   EXPECT_EQ(start.get_if<SubagentStartInput>()->agent_type, "x");
   const auto stop = parse_hook_input(input_for("SubagentStop", {{"agent_id", "a1"},
-                                                               {"agent_type", "x"},
-                                                               {"stop_hook_active", false},
-                                                               {"agent_transcript_path", "/a"}}));
+                                                                {"agent_type", "x"},
+                                                                {"stop_hook_active", false},
+                                                                {"agent_transcript_path", "/a"}}));
   const auto* d = stop.get_if<SubagentStopInput>();
   ASSERT_TRUE(d);
   EXPECT_EQ(d->agent_id, "a1");
@@ -142,8 +142,8 @@ TEST(HookInput, AnUnknownEventIsKeptByNameWithoutDetails) {
 }
 
 TEST(HookInput, AFieldOfTheWrongTypeKeepsItsDefault) {
-  const auto in = parse_hook_input(
-      input_for("PreToolUse", {{"tool_name", 7}, {"tool_use_id", json::array()}}));
+  const auto in =
+      parse_hook_input(input_for("PreToolUse", {{"tool_name", 7}, {"tool_use_id", json::array()}}));
   const auto* d = in.get_if<PreToolUseInput>();
   ASSERT_TRUE(d);
   EXPECT_EQ(d->tool_name, "");
@@ -152,11 +152,11 @@ TEST(HookInput, AFieldOfTheWrongTypeKeepsItsDefault) {
 }
 
 TEST(HookEventNames, EveryEventRoundTripsThroughItsWireName) {
-  for (HookEvent e : {HookEvent::PreToolUse, HookEvent::PostToolUse,
-                      HookEvent::PostToolUseFailure, HookEvent::UserPromptSubmit, HookEvent::Stop,
-                      HookEvent::SubagentStart, HookEvent::SubagentStop, HookEvent::PreCompact,
-                      HookEvent::Notification, HookEvent::PermissionRequest,
-                      HookEvent::SessionStart, HookEvent::SessionEnd}) {
+  for (HookEvent e :
+       {HookEvent::PreToolUse, HookEvent::PostToolUse, HookEvent::PostToolUseFailure,
+        HookEvent::UserPromptSubmit, HookEvent::Stop, HookEvent::SubagentStart,
+        HookEvent::SubagentStop, HookEvent::PreCompact, HookEvent::Notification,
+        HookEvent::PermissionRequest, HookEvent::SessionStart, HookEvent::SessionEnd}) {
     EXPECT_FALSE(to_string(e).empty());
     EXPECT_EQ(hook_event_from_string(to_string(e)), e) << to_string(e);
   }

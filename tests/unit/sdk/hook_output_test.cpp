@@ -16,12 +16,11 @@ TEST(HookOutput, PreToolUseDecisionUsesTheWireNames) {
   const HookOutput out{.specific = PreToolUseOutput{.decision = HookPermission::deny,
                                                     .reason = "no rm",
                                                     .updated_input = json{{"command", "ls"}}}};
-  EXPECT_EQ(to_json(out, "PreToolUse"),
-            (json{{"hookSpecificOutput",
-                   {{"hookEventName", "PreToolUse"},
-                    {"permissionDecision", "deny"},
-                    {"permissionDecisionReason", "no rm"},
-                    {"updatedInput", {{"command", "ls"}}}}}}));
+  EXPECT_EQ(to_json(out, "PreToolUse"), (json{{"hookSpecificOutput",
+                                               {{"hookEventName", "PreToolUse"},
+                                                {"permissionDecision", "deny"},
+                                                {"permissionDecisionReason", "no rm"},
+                                                {"updatedInput", {{"command", "ls"}}}}}}));
 }
 
 TEST(HookOutput, CommonFieldsUseTheirWireNames) {
@@ -41,8 +40,9 @@ TEST(HookOutput, CommonFieldsUseTheirWireNames) {
 
 TEST(HookOutput, AdditionalContextIsSentForTheEventBeingAnswered) {
   const HookOutput out{.specific = AdditionalContextOutput{"today is Monday"}};
-  EXPECT_EQ(to_json(out, "UserPromptSubmit")["hookSpecificOutput"],
-            (json{{"hookEventName", "UserPromptSubmit"}, {"additionalContext", "today is Monday"}}));
+  EXPECT_EQ(
+      to_json(out, "UserPromptSubmit")["hookSpecificOutput"],
+      (json{{"hookEventName", "UserPromptSubmit"}, {"additionalContext", "today is Monday"}}));
 }
 
 TEST(HookOutput, PostToolUseAndPermissionRequestOutputs) {

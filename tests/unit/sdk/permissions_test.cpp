@@ -1,9 +1,9 @@
 // PermissionDecision has no permissive default; PermissionMode maps to the CLI's names.
+#include "claude/sdk/permissions.hpp"
+
 #include <gtest/gtest.h>
 
 #include <type_traits>
-
-#include "claude/sdk/permissions.hpp"
 
 namespace claude::sdk {
 namespace {
@@ -33,9 +33,9 @@ TEST(PermissionMode, EveryModeHasTheCliName) {
   EXPECT_EQ(to_string(PermissionMode::bypass_permissions), "bypassPermissions");
   EXPECT_EQ(to_string(PermissionMode::dont_ask), "dontAsk");
   EXPECT_EQ(to_string(PermissionMode::auto_mode), "auto");
-  for (auto m : {PermissionMode::default_mode, PermissionMode::accept_edits, PermissionMode::plan,
-                 PermissionMode::bypass_permissions, PermissionMode::dont_ask,
-                 PermissionMode::auto_mode})
+  for (auto m :
+       {PermissionMode::default_mode, PermissionMode::accept_edits, PermissionMode::plan,
+        PermissionMode::bypass_permissions, PermissionMode::dont_ask, PermissionMode::auto_mode})
     EXPECT_EQ(permission_mode_from_string(to_string(m)), m);
   EXPECT_FALSE(permission_mode_from_string("accept_edits"));
 }

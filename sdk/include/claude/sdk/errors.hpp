@@ -58,7 +58,6 @@ struct ParseError {
 
 std::string_view to_string(ParseError::Kind kind) noexcept;
 
-
 class SdkError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;

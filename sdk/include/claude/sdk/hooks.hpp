@@ -118,8 +118,8 @@ struct SessionEndInput {
 };
 
 struct HookInput {
-  std::optional<HookEvent> event;  // nullopt: an event this SDK does not know
-  std::string event_name;          // `hook_event_name` as sent
+  std::optional<HookEvent> event;          // nullopt: an event this SDK does not know
+  std::string event_name;                  // `hook_event_name` as sent
   std::optional<std::string> tool_use_id;  // the request's `tool_use_id`
   std::string session_id;
   std::string transcript_path;

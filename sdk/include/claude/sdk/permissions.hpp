@@ -32,7 +32,14 @@ namespace claude::sdk {
 
 // `--permission-mode` and `set_permission_mode`. Wire names: default, acceptEdits, plan,
 // bypassPermissions, dontAsk, auto.
-enum class PermissionMode { default_mode, accept_edits, plan, bypass_permissions, dont_ask, auto_mode };
+enum class PermissionMode {
+  default_mode,
+  accept_edits,
+  plan,
+  bypass_permissions,
+  dont_ask,
+  auto_mode
+};
 
 [[nodiscard]] std::string_view to_string(PermissionMode mode) noexcept;
 [[nodiscard]] std::optional<PermissionMode> permission_mode_from_string(
