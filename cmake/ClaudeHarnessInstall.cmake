@@ -23,16 +23,20 @@ set(CLAUDE_HARNESS_INSTALL_DATADIR "${CMAKE_INSTALL_DATADIR}/claude-harness")
 
 # The one library users link: claude::sdk, with exactly its listed public headers (the
 # CLAUDE_PUBLIC_HEADERS property, sdk/CMakeLists.txt; at most 12, tests/install counts them). The
-# other libraries (emulator, recorder, input_file, recorded_text) are internals of the installed
-# tools and install nothing. The static archive carries its PRIVATE dependencies into the export as
+# other libraries (emulator, recorder, recorded_text) are internals of the installed tools and
+# install nothing. The static archive carries its PRIVATE dependencies into the export as
 # link-only entries (no include path, no definition reaches the consumer), so the config file must
-# still find those (simdjson).
+# still find those (simdjson), and the claude_base archive ships beside it without its headers: it
+# is our ground floor, not an API (its include directory is build-tree only, base/CMakeLists.txt).
 set(claude_harness_exported_libraries)
 if(TARGET claude_sdk)
   list(APPEND claude_harness_exported_libraries claude_sdk)
   get_target_property(claude_sdk_public_headers claude_sdk CLAUDE_PUBLIC_HEADERS)
   install(FILES ${claude_sdk_public_headers}
           DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/claude/sdk" COMPONENT development)
+endif()
+if(TARGET claude_base)
+  list(APPEND claude_harness_exported_libraries claude_base)
 endif()
 
 # Executables a user's tests run by target name: `$<TARGET_FILE:claude::harness>` works the same
