@@ -1,12 +1,13 @@
-// Generalises a recording into steps (DESIGN.md §4): the CLI's lines are replayed verbatim, the
-// SDK's lines become expectations on what they said (sdk_line_grading.hpp), and ids the SDK chose
-// (request ids, hook callback ids) are captured so the recorded lines can carry the live ones.
+// Generalises a recording into steps (docs/scenario.md#recordings): the CLI's lines are replayed
+// verbatim, the SDK's lines become expectations on what they said (sdk_line_grading.hpp), and ids
+// the SDK chose (request ids, hook callback ids) are captured so the recorded lines can carry the
+// live ones.
 #include <cmath>
 #include <csignal>
 
 #include "claude/emulator/invocation.hpp"
 #include "claude/emulator/json_text.hpp"
-#include "claude/input_file/excerpt.hpp"
+#include "claude/base/excerpt.hpp"
 #include "claude/recorder/base64.hpp"
 #include "parsers.hpp"
 #include "sdk_line_grading.hpp"
@@ -91,7 +92,7 @@ void RecordingParser::event(std::size_t line, std::string_view text, bool unterm
       torn_line_ = line;
       return;
     }
-    error(line, "invalid JSON: " + input_file::excerpt(e.what()));
+    error(line, "invalid JSON: " + base::excerpt(e.what()));
     return;
   }
   if (!event.is_object() || !event.contains("t")) {
