@@ -6,9 +6,9 @@
 // meet the requests in flight), our own requests with a timeout, time advancing, handlers
 // answering (or failing), our cancels, and the end of the stream or a consumer's fail().
 // Oracles (abort on violation): every frame is one JSON line; every inbound request with a
-// handler is answered at most once, never after it was cancelled or the session ended; each of our requests has exactly
-// one outcome, and none are left pending after the end; no deadline is left in the past after
-// advance(); the end is reported once.
+// handler is answered at most once, never after it was cancelled or the session ended; each of our
+// requests has exactly one outcome, and none are left pending after the end; no deadline is left in
+// the past after advance(); the end is reported once.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
