@@ -5,8 +5,8 @@
 // bench/peers/node-readline.mjs reports the same figures the same way).
 #include <variant>
 
-#include "messages/message_parser.hpp"
 #include "framed_file_bench.hpp"
+#include "messages/message_parser.hpp"
 
 namespace {
 

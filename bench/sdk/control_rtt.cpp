@@ -15,9 +15,9 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "process/argv_builder.hpp"
 #include "claude/sdk/query.hpp"
 #include "claude/sdk/subprocess_transport.hpp"
+#include "process/argv_builder.hpp"
 
 namespace {
 

@@ -51,8 +51,7 @@ std::optional<std::string> env(const char* name) {
 
 std::string read_file(const std::string& path, const char* what) {
   std::string error;
-  auto text =
-      claude::base::read_input_file(path, error, {claude::base::kMaxConfigFileBytes});
+  auto text = claude::base::read_input_file(path, error, {claude::base::kMaxConfigFileBytes});
   if (!text) throw SpecError(path + ": cannot read " + what + ": " + error);
   return std::move(*text);
 }
@@ -61,8 +60,7 @@ json spec_from_file(const std::string& path) {
   try {
     return json::parse(read_file(path, "driver spec"));
   } catch (const json::parse_error& e) {
-    throw SpecError(path +
-                    ":1: driver spec is not valid JSON: " + claude::base::excerpt(e.what()));
+    throw SpecError(path + ":1: driver spec is not valid JSON: " + claude::base::excerpt(e.what()));
   }
 }
 
@@ -76,9 +74,8 @@ json spec_from_scenario(const std::string& path) {
     try {
       header = json::parse(line);
     } catch (const json::parse_error& e) {
-      throw SpecError(
-          path + ":" + std::to_string(number) +
-          ": scenario header is not valid JSON: " + claude::base::excerpt(e.what()));
+      throw SpecError(path + ":" + std::to_string(number) +
+                      ": scenario header is not valid JSON: " + claude::base::excerpt(e.what()));
     }
     if (!header.is_object() || !header.contains("driver"))
       throw SpecError(path + ":" + std::to_string(number) +

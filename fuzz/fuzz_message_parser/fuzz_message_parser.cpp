@@ -17,8 +17,8 @@
 #include <variant>
 
 #include "messages/frame_writer.hpp"
-#include "messages/message_parser.hpp"
 #include "messages/leading_type.hpp"
+#include "messages/message_parser.hpp"
 
 namespace {
 

@@ -35,10 +35,10 @@
 #include <vector>
 
 #include "claude/sdk/control_protocol.hpp"
-#include "messages/message_parser.hpp"
 #include "claude/sdk/message_queue_stats.hpp"
 #include "claude/sdk/options.hpp"
 #include "claude/sdk/transport.hpp"
+#include "messages/message_parser.hpp"
 
 namespace claude::sdk::client {
 

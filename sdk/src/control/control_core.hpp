@@ -42,8 +42,8 @@
 
 #include "claude/sdk/control_protocol.hpp"
 #include "claude/sdk/message.hpp"
-#include "messages/message_parser.hpp"
 #include "claude/sdk/transport.hpp"
+#include "messages/message_parser.hpp"
 
 namespace claude::sdk::control {
 

@@ -6,8 +6,8 @@
 // What it costs: the parse; no copy of the line.
 #pragma once
 
-#include "messages/message_parser.hpp"
 #include "claude/sdk/transport.hpp"
+#include "messages/message_parser.hpp"
 
 namespace claude::sdk::detail {
 

@@ -10,9 +10,9 @@
 #include <thread>
 #include <vector>
 
-#include "process/argv_builder.hpp"
 #include "claude/sdk/errors.hpp"
 #include "claude/sdk/subprocess_transport.hpp"
+#include "process/argv_builder.hpp"
 
 namespace claude::sdk {
 namespace {

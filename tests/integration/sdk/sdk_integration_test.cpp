@@ -91,20 +91,21 @@ TEST_F(SdkIntegrationTest, PermissionCallbackAnswersAndStdinStaysOpenUntilIdle) 
 TEST_F(SdkIntegrationTest, HookCallbacksRunConcurrentlyAndUnknownIdsGetAnError) {
   Options o = options_for("hooks.ndjson");
   std::atomic<bool> second_done{false};
-  o.hooks[HookEvent::PreToolUse] = {HookMatcher{
-      "Bash",
-      {[&](const HookInput&, const CancelToken& c) -> HookOutput {
-         // Answers only after the second callback has: proves they run at the same time.
-         for (int i = 0; i < 500 && !second_done; ++i) c.wait_for(10ms);
-         return {.specific = PreToolUseOutput{.decision = HookPermission::allow}};
-       },
-       [&](const HookInput& in, const CancelToken&) -> HookOutput {
-         const auto* tool = in.get_if<PreToolUseInput>();
-         EXPECT_TRUE(tool && tool->tool_input["command"] == "ls");
-         second_done = true;
-         return {.system_message = "second"};
-       }},
-      std::nullopt}};
+  o.hooks[HookEvent::PreToolUse] = {
+      HookMatcher{"Bash",
+                  {[&](const HookInput&, const CancelToken& c) -> HookOutput {
+                     // Answers only after the second callback has: proves they run at the same
+                     // time.
+                     for (int i = 0; i < 500 && !second_done; ++i) c.wait_for(10ms);
+                     return {.specific = PreToolUseOutput{.decision = HookPermission::allow}};
+                   },
+                   [&](const HookInput& in, const CancelToken&) -> HookOutput {
+                     const auto* tool = in.get_if<PreToolUseInput>();
+                     EXPECT_TRUE(tool && tool->tool_input["command"] == "ls");
+                     second_done = true;
+                     return {.system_message = "second"};
+                   }},
+                  std::nullopt}};
   try {
     query("run ls", o).collect();
   } catch (const std::exception& e) {

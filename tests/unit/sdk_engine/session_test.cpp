@@ -236,14 +236,14 @@ TEST(ClientTest, CanUseToolWithoutCallbackIsAnsweredWithAnError) {
 TEST(ClientTest, HookCallbackIsRoutedByIdAndItsOutputSent) {
   Harness h;
   Options o;
-  o.hooks[HookEvent::PreToolUse] = {HookMatcher{
-      "Bash",
-      {[](const HookInput& in, const CancelToken&) -> HookOutput {
-        EXPECT_EQ(in.event, HookEvent::PreToolUse);
-        EXPECT_EQ(in.raw["tool_name"], "Bash");
-        return {.specific = PreToolUseOutput{.decision = HookPermission::deny}};
-      }},
-      std::nullopt}};
+  o.hooks[HookEvent::PreToolUse] = {
+      HookMatcher{"Bash",
+                  {[](const HookInput& in, const CancelToken&) -> HookOutput {
+                    EXPECT_EQ(in.event, HookEvent::PreToolUse);
+                    EXPECT_EQ(in.raw["tool_name"], "Bash");
+                    return {.specific = PreToolUseOutput{.decision = HookPermission::deny}};
+                  }},
+                  std::nullopt}};
   Client client(o, std::move(h.owned));
   client.connect();
   h.cli.push_json(control_request(
@@ -455,9 +455,10 @@ TEST(QueryTest, WithoutSessionStateStdinClosesAtTheFirstResultWithNoAgentRunning
   Harness h;
   InMemoryTransport& cli = h.cli;
   Options o;
-  o.hooks[HookEvent::Stop] = {HookMatcher{
-      std::nullopt, {[](const HookInput&, const CancelToken&) { return HookOutput{}; }},
-      std::nullopt}};
+  o.hooks[HookEvent::Stop] = {
+      HookMatcher{std::nullopt,
+                  {[](const HookInput&, const CancelToken&) { return HookOutput{}; }},
+                  std::nullopt}};
   auto q = query("hi", o, std::move(h.owned));
   cli.push_json({{"type", "system"},
                  {"subtype", "task_started"},

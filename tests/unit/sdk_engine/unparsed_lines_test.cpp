@@ -5,9 +5,9 @@
 
 #include <vector>
 
-#include "messages/message_parser.hpp"
 #include "claude/sdk/query.hpp"
 #include "messages/leading_type.hpp"
+#include "messages/message_parser.hpp"
 #include "scripted_cli.hpp"
 
 namespace claude::sdk {

@@ -16,9 +16,9 @@
 #include <sstream>
 #include <string>
 
-#include "messages/message_parser.hpp"
 #include "golden_inputs.hpp"
 #include "message_dump.hpp"
+#include "messages/message_parser.hpp"
 
 namespace claude::sdk::testing {
 namespace {
