@@ -29,11 +29,11 @@
 #include <ostream>
 #include <sstream>
 
+#include "claude/base/cli.hpp"
 #include "claude/harness/command_runner.hpp"
 #include "claude/harness/exit_codes.hpp"
 #include "claude/harness/shim_directory.hpp"
 #include "claude/harness/tool_locator.hpp"
-#include "option_args.hpp"
 #include "recording_check.hpp"
 
 extern char** environ;
@@ -580,51 +580,25 @@ bool wants_offline_record(const std::vector<std::string>& args) {
 int record_offline_command(const std::vector<std::string>& args, std::ostream& out,
                            std::ostream& err) {
   OfflineRecordOptions options;
-  const std::vector<std::string> valued{"-o",          "--output",   "--model-script",
-                                        "--model-log", "--real-cli", "--netns"};
   std::string netns = "auto";
-  bool have_script = false, have_output = false;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    std::string a = args[i];
-    if (a == "--") {
-      options.command.assign(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
-      break;
-    }
-    if (a == "--help" || a == "-h") {
-      out << kHelp;
-      return kExitPass;
-    }
-    if (a == "--offline") continue;
-    if (a == "--fresh-cwd") {
-      options.fresh_cwd = true;
-      continue;
-    }
-    const SplitOption option = split_option(a);
-    a = option.name;
-    if (std::find(valued.begin(), valued.end(), a) == valued.end()) {
-      err << "harness record --offline: unexpected argument '" << args[i] << "'\n" << kHelp;
-      return kExitUsage;
-    }
-    const auto found = option_value(option, args, i);
-    if (!found) {
-      err << "harness record --offline: " << a << " needs a value\n" << kHelp;
-      return kExitUsage;
-    }
-    const std::string& value = *found;
-    if (a == "-o" || a == "--output") {
-      options.output = value;
-      have_output = true;
-    } else if (a == "--model-script") {
-      options.model_script = value;
-      have_script = true;
-    } else if (a == "--model-log") {
-      options.model_log = value;
-    } else if (a == "--real-cli") {
-      options.real_cli = value;
-    } else {
-      netns = value;
-    }
-  }
+  std::string output, model_script, model_log, real_cli;
+  auto [option_args, command] = base::split_command(args);
+  options.command = std::move(command);
+  CLI::App app;
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  app.add_flag("--offline");
+  app.add_flag("--fresh-cwd", options.fresh_cwd);
+  app.add_option("-o,--output", output);
+  app.add_option("--model-script", model_script);
+  app.add_option("--model-log", model_log);
+  app.add_option("--real-cli", real_cli);
+  app.add_option("--netns", netns);
+  const base::CommandLineText text{"harness record --offline", kHelp, kHelp};
+  if (auto exit = base::parse_command_line(app, option_args, text, out, err)) return *exit;
+  options.output = output;
+  options.model_script = model_script;
+  options.model_log = model_log;
+  options.real_cli = real_cli;
   if (netns == "auto") {
     options.netns = NetnsMode::automatic;
   } else if (netns == "required") {
@@ -636,10 +610,8 @@ int record_offline_command(const std::vector<std::string>& args, std::ostream& o
         << "'\n";
     return kExitUsage;
   }
-  if (!have_script || !have_output || options.command.empty() || options.output.empty() ||
-      options.model_script.empty()) {
-    err << "harness record --offline: need --model-script FILE, -o OUT and -- CMD...\n" << kHelp;
-    return kExitUsage;
+  if (options.command.empty() || output.empty() || model_script.empty()) {
+    return base::usage_error(text, "need --model-script FILE, -o OUT and -- CMD...", err);
   }
   return record_offline(options, out, err).exit_code;
 }
