@@ -79,11 +79,12 @@ Spawned spawn(const SpawnOptions& options) {
   const auto argv = c_strings(options.argv);
   const auto envp = options.env ? c_strings(*options.env) : std::vector<char*>{};
   char* const* env = options.env ? envp.data() : environ;
+  const char* program = options.program.empty() ? argv[0] : options.program.c_str();
   Spawned result;
   result.error =
       options.search_path
-          ? ::posix_spawnp(&result.pid, argv[0], &setup.actions, &setup.attr, argv.data(), env)
-          : ::posix_spawn(&result.pid, argv[0], &setup.actions, &setup.attr, argv.data(), env);
+          ? ::posix_spawnp(&result.pid, program, &setup.actions, &setup.attr, argv.data(), env)
+          : ::posix_spawn(&result.pid, program, &setup.actions, &setup.attr, argv.data(), env);
   if (result.error != 0) result.pid = -1;
   return result;
 }

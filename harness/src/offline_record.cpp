@@ -10,7 +10,6 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -30,6 +29,7 @@
 #include <sstream>
 
 #include "claude/base/cli.hpp"
+#include "claude/base/subprocess.hpp"
 #include "claude/harness/command_runner.hpp"
 #include "claude/harness/exit_codes.hpp"
 #include "claude/harness/shim_directory.hpp"
@@ -139,21 +139,12 @@ Captured capture(const std::vector<std::string>& argv) {
     c.output = std::string("pipe: ") + std::strerror(errno);
     return c;
   }
-  posix_spawn_file_actions_t actions;
-  ::posix_spawn_file_actions_init(&actions);
-  ::posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
-  ::posix_spawn_file_actions_adddup2(&actions, fds[1], 2);
-  std::vector<std::string> args = argv;
-  std::vector<char*> c_argv;
-  for (auto& s : args) c_argv.push_back(s.data());
-  c_argv.push_back(nullptr);
-  pid_t pid = -1;
-  const int rc = ::posix_spawn(&pid, c_argv[0], &actions, nullptr, c_argv.data(), environ);
-  ::posix_spawn_file_actions_destroy(&actions);
+  const base::Spawned child = base::spawn(
+      {.argv = argv, .fds = {base::ChildFd::dup(fds[1], 1), base::ChildFd::dup(fds[1], 2)}});
   ::close(fds[1]);
-  if (rc != 0) {
+  if (!child.started()) {
     ::close(fds[0]);
-    c.output = argv[0] + ": " + std::strerror(rc);
+    c.output = argv[0] + ": " + std::strerror(child.error);
     return c;
   }
   c.started = true;
@@ -167,10 +158,8 @@ Captured capture(const std::vector<std::string>& argv) {
     }
   }
   ::close(fds[0]);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  c.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  const base::ExitStatus status = base::wait_exit(child.pid);
+  c.status = status.signaled ? 128 + status.value : status.value;
   return c;
 }
 
@@ -226,26 +215,18 @@ class RunningStub {
       error_ = std::string("pipe: ") + std::strerror(errno);
       return;
     }
-    posix_spawn_file_actions_t actions;
-    ::posix_spawn_file_actions_init(&actions);
-    ::posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
-    ::posix_spawn_file_actions_addopen(&actions, 2, stderr_file.c_str(),
-                                       O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    ::posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    std::vector<std::string> args{stub.string(), "--script", script.string(), "--log", log.string(),
-                                  "--port",      "0"};
-    std::vector<char*> c_argv;
-    for (auto& s : args) c_argv.push_back(s.data());
-    c_argv.push_back(nullptr);
-    const int rc = ::posix_spawn(&pid_, stub.c_str(), &actions, nullptr, c_argv.data(), environ);
-    ::posix_spawn_file_actions_destroy(&actions);
+    const base::Spawned child = base::spawn(
+        {.argv = {stub.string(), "--script", script.string(), "--log", log.string(), "--port", "0"},
+         .fds = {base::ChildFd::dup(fds[1], 1),
+                 base::ChildFd::open(2, stderr_file.string(), O_WRONLY | O_CREAT | O_TRUNC, 0600),
+                 base::ChildFd::open(0, "/dev/null", O_RDONLY)}});
     ::close(fds[1]);
-    if (rc != 0) {
+    if (!child.started()) {
       ::close(fds[0]);
-      pid_ = -1;
-      error_ = stub.string() + ": " + std::strerror(rc);
+      error_ = stub.string() + ": " + std::strerror(child.error);
       return;
     }
+    pid_ = child.pid;
     read_url(fds[0], stderr_file);
     ::close(fds[0]);
   }

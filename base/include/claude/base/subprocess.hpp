@@ -34,7 +34,8 @@ struct ChildFd {
 };
 
 struct SpawnOptions {
-  std::vector<std::string> argv;                // argv[0] is the program
+  std::vector<std::string> argv;                // argv[0] is the program unless `program` is set
+  std::string program;                          // the file to run, when it is not argv[0]
   bool search_path = false;                     // argv[0] without '/' is looked up on our PATH
   std::optional<std::vector<std::string>> env;  // "NAME=value" entries; nullopt: ours
   std::vector<ChildFd> fds;                     // applied in order; others are inherited
