@@ -22,14 +22,18 @@ set(CLAUDE_HARNESS_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/claude_harnes
 set(CLAUDE_HARNESS_INSTALL_DATADIR "${CMAKE_INSTALL_DATADIR}/claude-harness")
 
 # Libraries users link. Static archives carry their PRIVATE dependencies into the export as
-# link-only entries, so the config file must find those too (simdjson, RE2).
+# link-only entries, so the config file must find those too (simdjson, RE2) and the claude_base
+# archive ships beside them; base's headers do not: it is our ground floor, not an API (its
+# include directory is build-tree only, see base/CMakeLists.txt).
 set(claude_harness_exported_libraries)
-foreach(library claude_input_file claude_sdk claude_emulator claude_recorder claude_recorded_text)
+foreach(library claude_base claude_sdk claude_emulator claude_recorder claude_recorded_text)
   if(TARGET ${library})
     list(APPEND claude_harness_exported_libraries ${library})
     get_target_property(library_source_dir ${library} SOURCE_DIR)
-    install(DIRECTORY "${library_source_dir}/include/" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
-            COMPONENT development)
+    if(NOT library STREQUAL "claude_base")
+      install(DIRECTORY "${library_source_dir}/include/" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
+              COMPONENT development)
+    endif()
   endif()
 endforeach()
 
@@ -87,7 +91,7 @@ install(FILES
 # pkg-config: libraries are listed dependents first, as a static link needs them; simdjson is
 # in Requires, not Requires.private, because the archives need it at link time.
 set(claude_harness_pc_libs)
-foreach(library claude_recorder claude_emulator claude_recorded_text claude_sdk)
+foreach(library claude_recorder claude_emulator claude_recorded_text claude_sdk claude_base)
   if(TARGET ${library})
     string(APPEND claude_harness_pc_libs " -l${library}")
   endif()

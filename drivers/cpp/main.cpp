@@ -8,8 +8,8 @@
 #include <string>
 
 #include "claude/base/cli.hpp"
-#include "claude/input_file/excerpt.hpp"
-#include "claude/input_file/input_file.hpp"
+#include "claude/base/excerpt.hpp"
+#include "claude/base/input_file.hpp"
 #include "claude/sdk/options.hpp"
 #include "driver_run.hpp"
 #include "driver_spec.hpp"
@@ -53,7 +53,7 @@ std::optional<std::string> env(const char* name) {
 std::string read_file(const std::string& path, const char* what) {
   std::string error;
   auto text =
-      claude::input_file::read_input_file(path, error, {claude::input_file::kMaxConfigFileBytes});
+      claude::base::read_input_file(path, error, {claude::base::kMaxConfigFileBytes});
   if (!text) throw SpecError(path + ": cannot read " + what + ": " + error);
   return std::move(*text);
 }
@@ -63,7 +63,7 @@ json spec_from_file(const std::string& path) {
     return json::parse(read_file(path, "driver spec"));
   } catch (const json::parse_error& e) {
     throw SpecError(path +
-                    ":1: driver spec is not valid JSON: " + claude::input_file::excerpt(e.what()));
+                    ":1: driver spec is not valid JSON: " + claude::base::excerpt(e.what()));
   }
 }
 
@@ -79,7 +79,7 @@ json spec_from_scenario(const std::string& path) {
     } catch (const json::parse_error& e) {
       throw SpecError(
           path + ":" + std::to_string(number) +
-          ": scenario header is not valid JSON: " + claude::input_file::excerpt(e.what()));
+          ": scenario header is not valid JSON: " + claude::base::excerpt(e.what()));
     }
     if (!header.is_object() || !header.contains("driver"))
       throw SpecError(path + ":" + std::to_string(number) +

@@ -19,8 +19,8 @@
 #include "claude/harness/exit_codes.hpp"
 #include "claude/harness/offline_record.hpp"
 #include "claude/harness/tool_locator.hpp"
-#include "claude/input_file/excerpt.hpp"
-#include "claude/input_file/input_file.hpp"
+#include "claude/base/excerpt.hpp"
+#include "claude/base/input_file.hpp"
 
 namespace claude::harness {
 namespace {
@@ -50,7 +50,7 @@ const std::vector<std::string> kKnownSdks{"cpp", "ts"};
 
 std::optional<Json> read_json(const fs::path& file, std::string& why) {
   std::string error;
-  const auto text = input_file::read_input_file(file, error, {input_file::kMaxConfigFileBytes});
+  const auto text = base::read_input_file(file, error, {base::kMaxConfigFileBytes});
   if (!text) {
     why = file.string() + ": " + error;
     return std::nullopt;
@@ -64,7 +64,7 @@ std::optional<Json> read_json(const fs::path& file, std::string& why) {
     const auto line =
         1 + std::count(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(upto), '\n');
     why = file.string() + ":" + std::to_string(line) +
-          ": not valid JSON: " + input_file::excerpt(e.what());
+          ": not valid JSON: " + base::excerpt(e.what());
     return std::nullopt;
   }
 }

@@ -9,8 +9,8 @@
 #include <sstream>
 
 #include "claude/base/cli.hpp"
-#include "claude/input_file/excerpt.hpp"
-#include "claude/input_file/input_file.hpp"
+#include "claude/base/excerpt.hpp"
+#include "claude/base/input_file.hpp"
 #include "claude/recorder/private_file.hpp"
 #include "claude/report_html/html_report.hpp"
 
@@ -54,7 +54,7 @@ int run_report_html_cli(const std::vector<std::string>& args, std::ostream& out,
   std::vector<ReportSource> sources;
   for (const auto& path : inputs) {
     std::string error;
-    const auto text = input_file::read_input_file(path, error);
+    const auto text = base::read_input_file(path, error);
     if (!text) {
       err << "claude-report-html: " << path << ": " << error << '\n';
       return kExitUsage;
@@ -67,7 +67,7 @@ int run_report_html_cli(const std::vector<std::string>& args, std::ostream& out,
       const auto upto = std::min(content.size(), static_cast<std::size_t>(e.byte));
       const auto line = 1 + std::count(content.begin(), content.begin() + upto, '\n');
       err << "claude-report-html: " << path << ":" << line
-          << ": not JSON: " << input_file::excerpt(e.what()) << '\n';
+          << ": not JSON: " << base::excerpt(e.what()) << '\n';
       return kExitUsage;
     }
   }

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "claude/base/cli.hpp"
-#include "claude/input_file/input_file.hpp"
+#include "claude/base/input_file.hpp"
 #include "session_stats.hpp"
 
 namespace {
@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   claude::tools::SessionStats stats;
-  const auto failed = claude::input_file::for_each_input_chunk(path, [&](std::string_view chunk) {
+  const auto failed = claude::base::for_each_input_chunk(path, [&](std::string_view chunk) {
     stats.feed(chunk);
     return true;
   });

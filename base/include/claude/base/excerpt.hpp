@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-namespace claude::input_file {
+namespace claude::base {
 
 inline constexpr std::size_t kMaxQuotedBytes = 300;
 
@@ -17,4 +17,4 @@ inline constexpr std::size_t kMaxQuotedBytes = 300;
 // followed by "… (N bytes)".
 std::string excerpt(std::string_view text, std::size_t max_bytes = kMaxQuotedBytes);
 
-}  // namespace claude::input_file
+}  // namespace claude::base

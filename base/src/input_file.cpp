@@ -1,4 +1,4 @@
-#include "claude/input_file/input_file.hpp"
+#include "claude/base/input_file.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -9,7 +9,7 @@
 #include <cstring>
 #include <memory>
 
-namespace claude::input_file {
+namespace claude::base {
 namespace {
 
 class FileDescriptor {
@@ -116,4 +116,4 @@ std::optional<std::string> read_input_file(const std::filesystem::path& path, st
   return text;
 }
 
-}  // namespace claude::input_file
+}  // namespace claude::base

@@ -23,7 +23,7 @@
 #include <string>
 #include <string_view>
 
-namespace claude::input_file {
+namespace claude::base {
 
 // Scenarios, recordings and reports: far above any recorded session, far below the memory a
 // runaway read would take.
@@ -50,4 +50,4 @@ std::optional<std::string> for_each_input_chunk(const std::filesystem::path& pat
 std::optional<std::string> read_input_file(const std::filesystem::path& path, std::string& error,
                                            const InputLimits& limits = {});
 
-}  // namespace claude::input_file
+}  // namespace claude::base

@@ -1,6 +1,6 @@
-#include "claude/input_file/excerpt.hpp"
+#include "claude/base/excerpt.hpp"
 
-namespace claude::input_file {
+namespace claude::base {
 
 std::string excerpt(std::string_view text, std::size_t max_bytes) {
   if (text.size() <= max_bytes) return std::string(text);
@@ -10,4 +10,4 @@ std::string excerpt(std::string_view text, std::size_t max_bytes) {
   return std::string(text.substr(0, cut)) + "… (" + std::to_string(text.size()) + " bytes)";
 }
 
-}  // namespace claude::input_file
+}  // namespace claude::base
