@@ -25,7 +25,6 @@ std::unique_ptr<Transport> make_subprocess(const Options& o) {
   so.on_stderr_line = o.on_stderr;
   so.grace = o.close_grace;
   so.term_wait = o.term_wait;
-  so.lend_lines = true;  // next_message() copies each line, on the consumer's thread
   return std::make_unique<SubprocessTransport>(std::move(launch), std::move(so));
 }
 
@@ -396,8 +395,6 @@ std::optional<Message> Session::next_message() {
       parse_unparsed(std::get<UnparsedLine>(item), m);
     }
   }
-  // A line lent by the transport is copied here, on the consumer's thread, not the reader's.
-  m->own_line();
   release(m->line_size());
   return m;
 }

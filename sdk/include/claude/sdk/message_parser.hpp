@@ -55,16 +55,11 @@ class MessageParser {
   // The same, taking the line's storage into the Message instead of copying it; on a ParseError
   // `line` is left as it was (callers report it).
   [[nodiscard]] ParseResult parse_moving(std::string&& line);
-  // The same for a line lent by a transport (InboundLine::lent, followed by
-  // InboundLine::kSpareCapacity readable bytes): the Message keeps the view and takes `lender`;
-  // on a ParseError `lender` is left as it was.
-  [[nodiscard]] ParseResult parse_lent(std::string_view line, std::shared_ptr<const void>&& lender);
 
  private:
-  // Where a parsed line's storage comes from: copied (neither set), moved, or lent.
+  // Where a parsed line's storage comes from: copied (null) or moved.
   struct LineStorage {
     std::string* owned = nullptr;
-    std::shared_ptr<const void>* lender = nullptr;
   };
   ParseResult parse_line(std::string_view line, LineStorage storage, bool allow_number_fallback);
 
