@@ -8,10 +8,10 @@
 #include <mutex>
 #include <thread>
 
+#include "claude/base/json.hpp"
+#include "claude/base/line_buffer.hpp"
 #include "claude/emulator/engine.hpp"
-#include "claude/emulator/json_text.hpp"
 #include "claude/sdk/in_memory_transport.hpp"
-#include "claude/sdk/line_buffer.hpp"
 #include "driver_run.hpp"
 #include "driver_spec.hpp"
 #include "observation_log.hpp"
@@ -74,11 +74,11 @@ class EnginePump {
   void deliver() {
     for (auto& out : engine_.take_output()) {
       if (out.stream != claude::emulator::Output::Stream::stdout_stream) continue;
-      lines_.feed(out.bytes, [this](const claude::sdk::LineEvent& e) { push(e); });
+      lines_.feed(out.bytes, [this](const claude::base::LineEvent& e) { push(e); });
     }
   }
-  void push(const claude::sdk::LineEvent& e) {
-    if (e.kind == claude::sdk::LineEvent::Kind::line) transport_->push_line(std::string(e.text));
+  void push(const claude::base::LineEvent& e) {
+    if (e.kind == claude::base::LineEvent::Kind::line) transport_->push_line(std::string(e.text));
   }
 
   void pump() {
@@ -95,7 +95,7 @@ class EnginePump {
       engine_.on_time(now());
       deliver();
     }
-    lines_.finish([this](const claude::sdk::LineEvent& e) { push(e); });
+    lines_.finish([this](const claude::base::LineEvent& e) { push(e); });
     claude::sdk::ExitStatus status;
     const auto& ending = engine_.ending();
     if (!engine_.finished()) {
@@ -111,7 +111,7 @@ class EnginePump {
 
   claude::emulator::Engine engine_;
   std::shared_ptr<InMemoryTransport> transport_;
-  claude::sdk::LineBuffer lines_;
+  claude::base::LineBuffer lines_;
   Clock::time_point started_ = Clock::now();
   std::atomic<bool> stop_{false};
   std::atomic<bool> done_{false};
@@ -124,8 +124,7 @@ std::vector<Json> observation_lines(const std::string& text, std::vector<std::st
   while (at < text.size()) {
     std::size_t end = text.find('\n', at);
     if (end == std::string::npos) end = text.size();
-    Json value =
-        claude::emulator::parse_json_or_discarded(std::string_view(text).substr(at, end - at));
+    Json value = claude::base::parse_json_or_discarded(std::string_view(text).substr(at, end - at));
     if (value.is_object()) {
       out.push_back(std::move(value));
     } else {
