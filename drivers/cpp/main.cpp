@@ -7,6 +7,7 @@
 #include <sstream>
 #include <string>
 
+#include "claude/base/cli.hpp"
 #include "claude/base/excerpt.hpp"
 #include "claude/base/input_file.hpp"
 #include "claude/sdk/options.hpp"
@@ -93,26 +94,20 @@ json spec_from_scenario(const std::string& path) {
 int main(int argc, char** argv) {
   claude::driver::ObservationLog log(stdout);
   try {
-    std::map<std::string, std::string> flags;
-    for (int i = 1; i < argc; ++i) {
-      std::string arg = argv[i];
-      if (arg == "--help" || arg == "-h") {
-        std::fputs(kUsage, stdout);
-        return 0;
-      }
-      const auto eq = arg.find('=');
-      const std::string name = eq == std::string::npos ? arg : arg.substr(0, eq);
-      if (name != "--spec" && name != "--scenario" && name != "--fake-claude")
-        throw SpecError("unknown argument '" + arg + "' (see --help)");
-      if (eq != std::string::npos) {
-        flags[name] = arg.substr(eq + 1);
-      } else {
-        if (i + 1 >= argc) throw SpecError(name + " needs a value");
-        flags[name] = argv[++i];
-      }
+    std::map<std::string, std::optional<std::string>> flags;
+    CLI::App app;
+    app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+    for (const char* name : {"--spec", "--scenario", "--fake-claude"}) {
+      app.add_option(name, flags[name]);
+    }
+    const claude::base::CommandLineText text{"claude-harness-driver-cpp", kUsage, "(see --help)\n",
+                                             false, "unknown argument"};
+    if (auto exit = claude::base::parse_command_line(app, claude::base::arguments(argc, argv), text,
+                                                     std::cout, std::cerr)) {
+      return *exit;
     }
     auto flag = [&](const char* name, const char* variable) -> std::optional<std::string> {
-      if (auto it = flags.find(name); it != flags.end()) return it->second;
+      if (flags[name]) return flags[name];
       return env(variable);
     };
 

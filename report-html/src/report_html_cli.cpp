@@ -8,6 +8,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "claude/base/cli.hpp"
 #include "claude/base/excerpt.hpp"
 #include "claude/base/input_file.hpp"
 #include "claude/base/private_file.hpp"
@@ -40,35 +41,15 @@ int run_report_html_cli(const std::vector<std::string>& args, std::ostream& out,
   std::string title = "claude-harness report";
   bool force = false;
   std::vector<std::string> inputs;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "-h" || a == "--help") {
-      out << kUsage;
-      return kExitOk;
-    }
-    if (a == "-o" || a == "--output" || a == "--title") {
-      if (i + 1 >= args.size()) {
-        err << "claude-report-html: " << a << " needs a value\n" << kUsage;
-        return kExitUsage;
-      }
-      (a == "--title" ? title : output) = args[++i];
-    } else if (a == "--force") {
-      force = true;
-    } else if (a.starts_with("--output=")) {
-      output = a.substr(9);
-    } else if (a.starts_with("--title=")) {
-      title = a.substr(8);
-    } else if (a.size() > 1 && a.starts_with("-")) {
-      err << "claude-report-html: unknown option '" << a << "'\n" << kUsage;
-      return kExitUsage;
-    } else {
-      inputs.push_back(a);
-    }
-  }
-  if (inputs.empty()) {
-    err << "claude-report-html: no report given\n" << kUsage;
-    return kExitUsage;
-  }
+  CLI::App app;
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  app.add_option("-o,--output", output);
+  app.add_option("--title", title);
+  app.add_flag("--force", force);
+  app.add_option("REPORT", inputs);
+  const base::CommandLineText usage{"claude-report-html", kUsage, kUsage};
+  if (auto exit = base::parse_command_line(app, args, usage, out, err)) return *exit;
+  if (inputs.empty()) return base::usage_error(usage, "no report given", err);
 
   std::vector<ReportSource> sources;
   for (const auto& path : inputs) {

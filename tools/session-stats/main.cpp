@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "claude/base/cli.hpp"
 #include "claude/base/input_file.hpp"
 #include "session_stats.hpp"
 
@@ -31,20 +32,13 @@ std::string json_string(std::string_view text) {
 int main(int argc, char** argv) {
   bool json = false;
   std::string path;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
-      std::cout << kUsage;
-      return 0;
-    }
-    if (arg == "--json") {
-      json = true;
-    } else if (!arg.starts_with("-") && path.empty()) {
-      path = arg;
-    } else {
-      std::cerr << "session-stats: unexpected argument '" << arg << "'\n" << kUsage;
-      return 2;
-    }
+  CLI::App app;
+  app.add_flag("--json", json);
+  app.add_option("FILE", path);
+  if (auto exit = claude::base::parse_command_line(app, claude::base::arguments(argc, argv),
+                                                   {"session-stats", kUsage, kUsage}, std::cout,
+                                                   std::cerr)) {
+    return *exit;
   }
   if (path.empty()) {
     std::cerr << kUsage;

@@ -260,7 +260,7 @@ void RecordingParser::sdk_line(std::size_t line, const std::string& text) {
   Json pattern;
   std::string label;  // set for the lines that drive what the CLI writes next
   if (!message.is_object() || !message.contains("type") || !message["type"].is_string()) {
-    pattern = std::move(message);
+    pattern = message;  // a copy: order_among_turns below still reads the message
   } else {
     const std::string& type = message["type"].get_ref<const std::string&>();
     std::string capture;
