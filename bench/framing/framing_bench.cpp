@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
-#include "claude/sdk/line_buffer.hpp"
-#include "claude/sdk/message_parser.hpp"
+#include "claude/base/line_buffer.hpp"
+#include "messages/message_parser.hpp"
 #include "session_corpus.hpp"
 
 namespace {
@@ -24,9 +24,9 @@ const std::string& corpus() {
 const std::vector<std::string_view>& corpus_lines() {
   static const std::vector<std::string_view> lines = [] {
     std::vector<std::string_view> out;
-    claude::sdk::LineBuffer buffer;
+    claude::base::LineBuffer buffer;
     // The whole corpus is one chunk, so every view points into corpus() and stays valid.
-    buffer.feed(corpus(), [&](const claude::sdk::LineEvent& e) { out.push_back(e.text); });
+    buffer.feed(corpus(), [&](const claude::base::LineEvent& e) { out.push_back(e.text); });
     return out;
   }();
   return lines;
@@ -37,8 +37,8 @@ void BM_LineBuffer(benchmark::State& state) {
   const auto chunk = static_cast<std::size_t>(state.range(0));
   std::size_t lines = 0;
   for (auto _ : state) {
-    claude::sdk::LineBuffer buffer;
-    auto count = [&](const claude::sdk::LineEvent& e) {
+    claude::base::LineBuffer buffer;
+    auto count = [&](const claude::base::LineEvent& e) {
       benchmark::DoNotOptimize(e.text.data());
       ++lines;
     };
@@ -79,8 +79,8 @@ void BM_FramingAndParsing(benchmark::State& state) {
   claude::sdk::MessageParser parser;
   std::size_t messages = 0;
   for (auto _ : state) {
-    claude::sdk::LineBuffer buffer;
-    auto parse = [&](const claude::sdk::LineEvent& e) {
+    claude::base::LineBuffer buffer;
+    auto parse = [&](const claude::base::LineEvent& e) {
       auto result = parser.parse(e.text);
       messages += result.index() == 0;
       benchmark::DoNotOptimize(result);

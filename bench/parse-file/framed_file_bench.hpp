@@ -18,7 +18,7 @@
 #include <string>
 #include <string_view>
 
-#include "claude/sdk/line_buffer.hpp"
+#include "claude/base/line_buffer.hpp"
 
 namespace claude::bench {
 
@@ -49,9 +49,9 @@ int run_framed_file_bench(int argc, char** argv, std::string_view tool, std::str
   std::size_t lines = 0;
   std::size_t failed = 0;
   std::size_t oversized = 0;
-  sdk::LineBuffer buffer;
-  auto on_event = [&](const sdk::LineEvent& e) {
-    if (e.kind == sdk::LineEvent::Kind::oversized) {
+  base::LineBuffer buffer;
+  auto on_event = [&](const base::LineEvent& e) {
+    if (e.kind == base::LineEvent::Kind::oversized) {
       ++oversized;
       return;
     }

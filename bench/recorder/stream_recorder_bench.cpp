@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "claude/base/json_escape.hpp"
 #include "claude/recorder/stream_recorder.hpp"
 
 namespace {
@@ -60,7 +61,7 @@ void BM_EscapeJsonString(benchmark::State& state) {
   std::string out;
   for (auto _ : state) {
     out.clear();
-    append_json_string(out, chunk);
+    claude::base::append_json_string(out, chunk);
     benchmark::DoNotOptimize(out.data());
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * chunk.size()));

@@ -10,13 +10,13 @@
 #include <string_view>
 #include <vector>
 
-#include "claude/sdk/line_buffer.hpp"
+#include "claude/base/line_buffer.hpp"
 
 namespace {
 
-using claude::sdk::LineBuffer;
-using claude::sdk::LineBufferOptions;
-using claude::sdk::LineEvent;
+using claude::base::LineBuffer;
+using claude::base::LineBufferOptions;
+using claude::base::LineEvent;
 
 struct Event {
   LineEvent::Kind kind;

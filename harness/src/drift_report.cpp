@@ -8,7 +8,7 @@
 #include <system_error>
 #include <unordered_map>
 
-#include "claude/emulator/json_text.hpp"
+#include "claude/base/json.hpp"
 #include "claude/emulator/pattern.hpp"
 
 namespace claude::harness {
@@ -353,7 +353,7 @@ SessionShape session_shape(const emulator::Scenario& recording, std::string name
   for (const auto& step : recording.steps) {
     switch (step.verb) {
       case emulator::Verb::send: {
-        Json message = step.verbatim ? emulator::parse_json_or_discarded(step.text) : step.value;
+        Json message = step.verbatim ? base::parse_json_or_discarded(step.text) : step.value;
         if (message.is_discarded()) {
           shape.cli_messages.push_back({"(not JSON)", step.line});
           break;
@@ -409,7 +409,7 @@ SetLoadResult load_recorded_set(const fs::path& dir) {
       continue;
     }
     if (header_text->empty() && fs::file_size(path, ec) == 0) continue;
-    const Json header = emulator::parse_json_or_discarded(*header_text);
+    const Json header = base::parse_json_or_discarded(*header_text);
     if (!header.is_object()) {
       result.errors.push_back(
           {file, 1, "first line is not a JSON object (not a recording nor a model script or log)"});
@@ -432,7 +432,7 @@ SetLoadResult load_recorded_set(const fs::path& dir) {
     std::ifstream in(table, std::ios::binary);
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     std::string why;
-    set.options = emulator::parse_cli_option_table(emulator::parse_json_or_discarded(text), why);
+    set.options = emulator::parse_cli_option_table(base::parse_json_or_discarded(text), why);
     if (!set.options) {
       result.errors.push_back({table.string(), 0, "not an option table: " + why});
     }

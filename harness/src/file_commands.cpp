@@ -9,13 +9,13 @@
 #include <vector>
 
 #include "claude/base/cli.hpp"
-#include "claude/emulator/json_text.hpp"
+#include "claude/base/json.hpp"
+#include "claude/base/private_file.hpp"
 #include "claude/emulator/message_shapes.hpp"
 #include "claude/emulator/scenario.hpp"
 #include "claude/harness/exit_codes.hpp"
 #include "claude/harness/harness_cli.hpp"
 #include "claude/harness/structural_diff.hpp"
-#include "claude/recorder/private_file.hpp"
 
 namespace claude::harness {
 namespace {
@@ -84,7 +84,7 @@ Exit status: 0 written, 2 usage error or a RECORDING that does not load (file:li
     out << text;
     return kExitPass;
   }
-  if (auto problem = recorder::write_private_file(output, text, force)) {
+  if (auto problem = base::write_private_file(output, text, force)) {
     err << output << ": cannot write: " << *problem << '\n';
     return kExitUsage;
   }
@@ -102,7 +102,7 @@ bool is_scenario_file(const std::filesystem::path& path) {
   while (std::getline(in, first)) {
     const auto start = first.find_first_not_of(" \t\r");
     if (start == std::string::npos || first[start] == '#') continue;
-    const emulator::Json header = emulator::parse_json_or_discarded(first);
+    const emulator::Json header = base::parse_json_or_discarded(first);
     return header.is_object() && (header.contains("scenario") || header.contains("recording"));
   }
   return false;

@@ -30,6 +30,7 @@
 
 #include "claude/base/cli.hpp"
 #include "claude/base/subprocess.hpp"
+#include "claude/base/write_all.hpp"
 #include "claude/harness/command_runner.hpp"
 #include "claude/harness/exit_codes.hpp"
 #include "claude/harness/shim_directory.hpp"
@@ -456,13 +457,7 @@ OfflineRecordResult run_helper(const Prepared& p, const OfflineRecordOptions& op
       report["err"] = std::string("harness record: ") + e.what() + '\n';
     }
     const std::string text = report.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    std::size_t done = 0;
-    while (done < text.size()) {
-      const ssize_t n = ::write(fds[1], text.data() + done, text.size() - done);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
-      done += static_cast<std::size_t>(n);
-    }
+    (void)base::write_all(fds[1], text);
     ::_exit(0);
   }
   ::close(fds[1]);

@@ -17,6 +17,7 @@
 #include <set>
 
 #include "claude/base/cli.hpp"
+#include "claude/base/private_file.hpp"
 #include "claude/emulator/invocation.hpp"
 #include "claude/emulator/scenario.hpp"
 #include "claude/harness/command_runner.hpp"
@@ -25,7 +26,6 @@
 #include "claude/harness/harness_cli.hpp"
 #include "claude/harness/shim_directory.hpp"
 #include "claude/harness/tool_locator.hpp"
-#include "claude/recorder/private_file.hpp"
 #include "claude/report_html/html_report.hpp"
 #include "recording_check.hpp"
 #include "run_verdicts.hpp"
@@ -75,15 +75,15 @@ struct ReportTarget {
 // Refuses, before CMD runs, a report that would replace a file without --force or that has no
 // directory to go to.
 std::optional<std::string> check_report_target(const ReportTarget& target) {
-  if (auto problem = recorder::private_file_problem(target.path, target.force)) {
+  if (auto problem = base::private_file_problem(target.path, target.force)) {
     return target.path + ": " + *problem;
   }
   return std::nullopt;
 }
 
-// The one overwrite rule (claude/recorder/private_file.hpp): 0600, linked or renamed into place.
+// The one overwrite rule (claude/base/private_file.hpp): 0600, linked or renamed into place.
 std::optional<std::string> place_private_file(std::string_view text, const ReportTarget& target) {
-  return recorder::write_private_file(target.path, text, target.force);
+  return base::write_private_file(target.path, text, target.force);
 }
 
 // The replay's outputs besides the verdict: the JSON report and the HTML page.

@@ -1,11 +1,11 @@
 #include "claude/model_stub/model_script.hpp"
 
-#include <claude/sdk/line_buffer.hpp>
+#include <claude/base/line_buffer.hpp>
 #include <initializer_list>
 
-#include "claude/emulator/json_text.hpp"
 #include "claude/base/excerpt.hpp"
 #include "claude/base/input_file.hpp"
+#include "claude/base/json.hpp"
 #include "pattern/request_pattern.hpp"
 
 namespace claude::model_stub {
@@ -234,18 +234,18 @@ ModelScript parse_model_script(std::string_view text, const std::string& path) {
   script.path = path;
   bool header_seen = false;
   std::size_t line_number = 0;
-  sdk::LineBuffer lines(sdk::LineBufferOptions{
+  base::LineBuffer lines(base::LineBufferOptions{
       .max_line_bytes = 16u << 20, .strip_cr = true, .strip_bom = true, .skip_blank = false});
-  auto on_line = [&](const sdk::LineEvent& event) {
+  auto on_line = [&](const base::LineEvent& event) {
     ++line_number;
     const LineContext at{path, line_number};
-    if (event.kind == sdk::LineEvent::Kind::oversized) {
+    if (event.kind == base::LineEvent::Kind::oversized) {
       at.fail("line of " + std::to_string(event.size) + " bytes is over the 16 MiB limit");
     }
     if (ignored(event.text)) return;
     Json value;
     try {
-      value = claude::emulator::parse_json(event.text);
+      value = claude::base::parse_json(event.text);
     } catch (const Json::exception& e) {
       at.fail("not valid JSON: " + base::excerpt(e.what()));
     }

@@ -8,10 +8,11 @@
 #include <stdexcept>
 #include <string>
 
-#include "claude/emulator/json_text.hpp"
-#include "claude/recorder/private_file.hpp"
+#include "claude/base/json.hpp"
+#include "claude/base/private_file.hpp"
+#include "claude/base/write_all.hpp"
+#include "claude/emulator/pattern.hpp"
 #include "claude/recorder/redactor.hpp"
-#include "json_text.hpp"
 
 namespace claude::model_stub {
 namespace {
@@ -37,7 +38,7 @@ Json request_log_entry(std::size_t seq, const ApiRequest& request, const ApiResp
   for (const auto& [name, value] : request.headers) {
     headers[lower(name)] = is_secret_header(name) ? std::string("[redacted]") : value;
   }
-  Json body = claude::emulator::parse_json_or_discarded(request.body);
+  Json body = claude::base::parse_json_or_discarded(request.body);
   if (body.is_discarded()) body = request.body;
   return Json{{"seq", seq},
               {"method", request.method},
@@ -52,7 +53,7 @@ Json request_log_entry(std::size_t seq, const ApiRequest& request, const ApiResp
 RequestLog::RequestLog(const std::filesystem::path& path, bool replace)
     : path_(path), opened_(std::chrono::steady_clock::now()) {
   std::string reason;
-  fd_ = recorder::open_private_file(path, replace, reason);
+  fd_ = base::open_private_file(path, replace, reason);
   if (fd_ < 0) {
     throw std::runtime_error("cannot create request log " + path.string() + ": " + reason);
   }
@@ -72,9 +73,9 @@ void RequestLog::record(const ApiRequest& request, const ApiResponse& response) 
   // Request bodies carry prompts and tool results, which may quote keys and credentials files:
   // the line goes through the recorder's rules, which also find secrets inside escaped strings.
   static const recorder::Redactor redactor = recorder::Redactor::with_builtin_rules();
-  std::string text = redactor.redact_copy(compact_json(line));
+  std::string text = redactor.redact_copy(emulator::dump_json(line));
   text.push_back('\n');
-  if (!recorder::write_all_to(fd_, text)) {
+  if (!base::write_all(fd_, text)) {
     throw std::runtime_error("cannot write request log " + path_.string());
   }
 }

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "claude/emulator/json_text.hpp"
+#include "claude/base/json.hpp"
+#include "claude/emulator/pattern.hpp"
 #include "claude/model_stub/reply_encoding.hpp"
-#include "json_text.hpp"
 #include "pattern/request_pattern.hpp"
 
 namespace claude::model_stub {
@@ -76,11 +76,11 @@ bool rule_matches(const Rule& rule, const Json& body, const RequestSubjects& sub
 }
 
 std::string quoted(const std::string& text) {
-  if (text.size() <= kQuotedTextLimit) return compact_json(Json(text));
+  if (text.size() <= kQuotedTextLimit) return emulator::dump_json(Json(text));
   // Cut at a code point boundary so the quote stays valid UTF-8.
   std::size_t cut = kQuotedTextLimit;
   while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-  return compact_json(Json(text.substr(0, cut))) + "…";
+  return emulator::dump_json(Json(text.substr(0, cut))) + "…";
 }
 
 std::string describe(const RequestSubjects& subjects) {
@@ -99,7 +99,7 @@ ApiResponse error_response(int status, const std::string& type, const std::strin
                            std::string outcome) {
   ApiResponse response;
   response.status = status;
-  response.body = compact_json(api_error_body(type, message));
+  response.body = emulator::dump_json(api_error_body(type, message));
   response.outcome = std::move(outcome);
   return response;
 }
@@ -162,7 +162,7 @@ ApiResponse ScriptedModel::answer_overloaded(const std::string& reason) {
 
 ApiResponse ScriptedModel::answer_messages(const ApiRequest& request) {
   const std::string number = "request #" + std::to_string(requests_seen_);
-  const Json body = claude::emulator::parse_json_or_discarded(request.body);
+  const Json body = claude::base::parse_json_or_discarded(request.body);
   if (body.is_discarded()) {
     return error_response(400, "invalid_request_error", number + ": the body is not valid JSON",
                           "malformed body");
@@ -241,7 +241,7 @@ ApiResponse ScriptedModel::answer_messages(const ApiRequest& request) {
   response.rule_line = rule.line;
   const bool streaming = body.contains("stream") && body["stream"] == true;
   if (!streaming) {
-    response.body = compact_json(reply_message(resolved));
+    response.body = emulator::dump_json(reply_message(resolved));
     if (rule.faults.drop_after) response.drop_after = 0;
     response.outcome = response.drop_after ? "dropped before the reply (" + at_line + ")"
                                            : "message (" + at_line + ")";

@@ -24,6 +24,7 @@
 #include <mutex>
 #include <thread>
 
+#include "claude/base/write_all.hpp"
 #include "claude/recorder/recording_queue.hpp"
 #include "claude/recorder/stream_recorder.hpp"
 
@@ -43,19 +44,6 @@ sigset_t handled_signals() {
   for (int s : kForwardedSignals) sigaddset(&set, s);
   sigaddset(&set, SIGCHLD);
   return set;
-}
-
-bool write_all(int fd, const char* data, std::size_t size) {
-  while (size > 0) {
-    const ssize_t n = ::write(fd, data, size);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    data += n;
-    size -= static_cast<std::size_t>(n);
-  }
-  return true;
 }
 
 struct Pipe {
@@ -391,7 +379,8 @@ void forward_waiting(SessionState& state, Stream stream, int src, int dst,
     }
     char* const data = buffer.get();
     queue.commit(slot, buffer, size, spilled);
-    if (write_after && !write_all(dst, data, size)) pump_state.forwarding = false;
+    if (write_after && !base::write_all(dst, std::string_view(data, size)))
+      pump_state.forwarding = false;
     if (!buffer) buffer = queue.take_buffer(stream);
   }
 }
@@ -413,7 +402,8 @@ void pump(const std::shared_ptr<SessionState>& state, Stream stream, int src, in
     const auto size = static_cast<std::size_t>(n);
     char* const data = buffer.get();
     queue.push(stream, t, buffer, size);
-    if (pump_state.forwarding && !write_all(dst, data, size)) pump_state.forwarding = false;
+    if (pump_state.forwarding && !base::write_all(dst, std::string_view(data, size)))
+      pump_state.forwarding = false;
     if (!buffer) buffer = queue.take_buffer(stream);
     if (size >= kBulkReadBytes && pump_state.zero_copy && pump_state.forwarding) {
       forward_waiting(*state, stream, src, dst, buffer, pump_state);

@@ -11,7 +11,7 @@
 #include "claude/base/cli.hpp"
 #include "claude/base/excerpt.hpp"
 #include "claude/base/input_file.hpp"
-#include "claude/recorder/private_file.hpp"
+#include "claude/base/private_file.hpp"
 #include "claude/report_html/html_report.hpp"
 
 namespace claude::report_html {
@@ -80,7 +80,7 @@ int run_report_html_cli(const std::vector<std::string>& args, std::ostream& out,
     out << rendered.html;
     return out ? kExitOk : kExitUsage;
   }
-  if (auto problem = recorder::write_private_file(output, rendered.html, force)) {
+  if (auto problem = base::write_private_file(output, rendered.html, force)) {
     err << "claude-report-html: " << output << ": cannot write: " << *problem << '\n';
     return kExitUsage;
   }

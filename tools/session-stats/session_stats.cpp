@@ -5,16 +5,16 @@
 namespace claude::tools {
 
 void SessionStats::feed(std::string_view chunk) {
-  buffer_.feed(chunk, [&](const sdk::LineEvent& e) { on_line(e); });
+  buffer_.feed(chunk, [&](const base::LineEvent& e) { on_line(e); });
 }
 
 void SessionStats::finish() {
-  buffer_.finish([&](const sdk::LineEvent& e) { on_line(e); });
+  buffer_.finish([&](const base::LineEvent& e) { on_line(e); });
 }
 
-void SessionStats::on_line(const sdk::LineEvent& event) {
+void SessionStats::on_line(const base::LineEvent& event) {
   ++line_number_;
-  if (event.kind == sdk::LineEvent::Kind::oversized) {
+  if (event.kind == base::LineEvent::Kind::oversized) {
     problems_.push_back(
         {line_number_, "line of " + std::to_string(event.size) + " bytes is over the " +
                            std::to_string(buffer_.options().max_line_bytes) + "-byte limit"});

@@ -15,8 +15,8 @@
 #include <string_view>
 #include <vector>
 
-#include "claude/sdk/line_buffer.hpp"
-#include "claude/sdk/message_parser.hpp"
+#include "claude/base/line_buffer.hpp"
+#include "messages/message_parser.hpp"
 
 namespace claude::tools {
 
@@ -36,10 +36,10 @@ class SessionStats {
   [[nodiscard]] std::size_t messages() const { return messages_; }
 
  private:
-  void on_line(const sdk::LineEvent& event);
+  void on_line(const base::LineEvent& event);
 
   // Blank lines are delivered (and skipped here) so that every event is one input line.
-  sdk::LineBuffer buffer_{sdk::LineBufferOptions{.skip_blank = false}};
+  base::LineBuffer buffer_{base::LineBufferOptions{.skip_blank = false}};
   sdk::MessageParser parser_;
   std::size_t line_number_ = 0;
   std::size_t messages_ = 0;

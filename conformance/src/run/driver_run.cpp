@@ -16,9 +16,9 @@
 #include <map>
 #include <sstream>
 
+#include "claude/base/line_buffer.hpp"
 #include "claude/base/subprocess.hpp"
 #include "claude/conformance/run_files.hpp"
-#include "claude/sdk/line_buffer.hpp"
 
 extern char** environ;
 
@@ -194,9 +194,9 @@ RunOutcome run_driver(const DriverRunRequest& request) {
   }
   const pid_t pid = child.pid;
 
-  claude::sdk::LineBuffer lines;
-  auto on_line = [&](const claude::sdk::LineEvent& event) {
-    if (event.kind != claude::sdk::LineEvent::Kind::line) {
+  claude::base::LineBuffer lines;
+  auto on_line = [&](const claude::base::LineEvent& event) {
+    if (event.kind != claude::base::LineEvent::Kind::line) {
       outcome.bad_lines.push_back("(a line of " + std::to_string(event.size) +
                                   " bytes, over the line limit)");
       return;

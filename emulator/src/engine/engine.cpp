@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <utility>
 
-#include "claude/emulator/json_text.hpp"
+#include "claude/base/json.hpp"
 
 namespace claude::emulator {
 namespace {
@@ -247,7 +247,7 @@ void Engine::on_line(std::string_view line, bool partial, Millis now) {
   Pending pending;
   pending.transcript = index;
   pending.bytes = line.size();
-  pending.value = parse_json_or_discarded(line);
+  pending.value = base::parse_json_or_discarded(line);
   pending.json = !pending.value.is_discarded();
   if (pending.json) {
     for (const Json& pattern : scenario_.header.ignore) {

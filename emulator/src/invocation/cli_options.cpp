@@ -4,8 +4,8 @@
 #include <cstdlib>
 #include <set>
 
+#include "claude/base/json.hpp"
 #include "claude/emulator/closest_name.hpp"
-#include "claude/emulator/json_text.hpp"
 
 namespace claude::emulator {
 namespace detail {
@@ -52,7 +52,7 @@ const CompiledTables& compiled() {
     CompiledTables out;
     for (std::string_view text : detail::compiled_cli_option_tables()) {
       std::string error;
-      if (auto table = parse_cli_option_table(parse_json_or_discarded(text), error)) {
+      if (auto table = parse_cli_option_table(base::parse_json_or_discarded(text), error)) {
         out.tables.push_back(std::move(*table));
       }
     }

@@ -9,10 +9,11 @@
 #include <string_view>
 #include <vector>
 
+#include "claude/base/json.hpp"
+#include "claude/base/line_buffer.hpp"
+#include "claude/base/private_file.hpp"
+#include "claude/base/write_all.hpp"
 #include "claude/emulator/fake_claude.hpp"
-#include "claude/emulator/json_text.hpp"
-#include "claude/recorder/private_file.hpp"
-#include "claude/sdk/line_buffer.hpp"
 #include "process/gathered_write.hpp"
 #include "process/run_slot.hpp"
 #include "report/report_redaction.hpp"
@@ -49,21 +50,6 @@ void restore_default_signals() {
   for (int signal : {SIGTERM, SIGINT, SIGHUP}) std::signal(signal, SIG_DFL);
 }
 
-// Writes all bytes; false on EPIPE or another error, or when `stop` is given and set after a
-// signal interrupted the write.
-bool write_all(int fd, std::string_view bytes, const volatile std::sig_atomic_t* stop = nullptr) {
-  while (!bytes.empty()) {
-    if (stop != nullptr && *stop != 0) return false;  // checked before each (blocking) write
-    const ssize_t n = ::write(fd, bytes.data(), bytes.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    bytes.remove_prefix(static_cast<std::size_t>(n));
-  }
-  return true;
-}
-
 std::string lookup(const Environment& environment, std::string_view name) {
   for (const auto& [key, value] : environment) {
     if (key == name) return value;
@@ -73,14 +59,15 @@ std::string lookup(const Environment& environment, std::string_view name) {
 
 // FAKE_CLAUDE_REPORT is the report of this run, named by whoever started it (harness replay
 // gives a fresh path): it is replaced, never written through a symlink, and created 0600
-// (claude/recorder/private_file.hpp). On failure the message `cannot write report PATH: reason`
+// (claude/base/private_file.hpp). On failure the message `cannot write report PATH: reason`
 // goes to stderr and false comes back.
 bool write_report_file(const std::string& path, const Json& report) {
   std::string text = report.dump(2, ' ', false, Json::error_handler_t::replace);
   text.push_back('\n');
-  const auto problem = recorder::write_private_file(path, text, true);
+  const auto problem = base::write_private_file(path, text, true);
   if (!problem) return true;
-  write_all(STDERR_FILENO, "fake-claude: cannot write report " + path + ": " + *problem + "\n");
+  base::write_all(STDERR_FILENO,
+                  "fake-claude: cannot write report " + path + ": " + *problem + "\n");
   return false;
 }
 
@@ -91,8 +78,8 @@ bool report_location_writable(const std::string& path) {
   ::unlink(temporary.c_str());  // a stale one could keep another mode: create it afresh, 0600
   const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd < 0) {
-    write_all(STDERR_FILENO,
-              "fake-claude: cannot write report " + path + ": " + std::strerror(errno) + "\n");
+    base::write_all(STDERR_FILENO, "fake-claude: cannot write report " + path + ": " +
+                                       std::strerror(errno) + "\n");
     return false;
   }
   ::close(fd);
@@ -119,9 +106,9 @@ class Shell {
   void run() {
     engine_.start(clock_.now());
     flush();
-    sdk::LineBuffer lines;
-    auto deliver = [this](const sdk::LineEvent& event) {
-      if (event.kind == sdk::LineEvent::Kind::oversized) {
+    base::LineBuffer lines;
+    auto deliver = [this](const base::LineEvent& event) {
+      if (event.kind == base::LineEvent::Kind::oversized) {
         engine_.on_oversized_line(event.size, clock_.now());
       } else {
         engine_.on_line(event.text, event.partial, clock_.now());
@@ -174,7 +161,8 @@ class Shell {
     std::vector<Output> outputs = engine_.take_output();
     for (std::size_t next = 0; next < outputs.size();) {
       if (outputs[next].stream == Output::Stream::stderr_stream) {
-        if (!write_all(STDERR_FILENO, outputs[next++].bytes, &g_terminating) && g_terminating) {
+        if (!base::write_all(STDERR_FILENO, outputs[next++].bytes, &g_terminating) &&
+            g_terminating) {
           return;
         }
         continue;
@@ -257,7 +245,7 @@ void fail_truncated_recording(Report& report, const std::string& note) {
 int reject_command_line(const Scenario& scenario, const Invocation& invocation,
                         const std::string& report_path, const Environment& environment) {
   const detail::ReportRedaction redaction(environment);
-  write_all(STDERR_FILENO, redaction.redact(*invocation.cli_error) + "\n");
+  base::write_all(STDERR_FILENO, redaction.redact(*invocation.cli_error) + "\n");
   if (report_path.empty()) return 1;
   Report report;
   report.file = scenario.file;
@@ -334,7 +322,7 @@ std::optional<std::string> apply_overrides(Scenario& scenario, const Environment
   }
   const std::string ignore = lookup(environment, "FAKE_CLAUDE_IGNORE");
   if (ignore.empty()) return std::nullopt;
-  const Json patterns = parse_json_or_discarded(ignore);
+  const Json patterns = base::parse_json_or_discarded(ignore);
   if (!patterns.is_array()) return "FAKE_CLAUDE_IGNORE must be a JSON array of patterns";
   for (const Json& pattern : patterns) {
     if (auto error = check_pattern(pattern)) {
@@ -352,13 +340,13 @@ int run_fake_claude(std::span<const std::string> args, const Environment& enviro
   const Clock clock;
   Invocation invocation = parse_invocation(args);
   if (invocation.help) {
-    write_all(STDOUT_FILENO, fake_claude_usage());
+    base::write_all(STDOUT_FILENO, fake_claude_usage());
     return 0;
   }
   std::string path = invocation.scenario_path.value_or(lookup(environment, "FAKE_CLAUDE_SCENARIO"));
   if (invocation.version) {
     const auto version = path.empty() ? std::nullopt : read_cli_version(path);
-    write_all(STDOUT_FILENO, version.value_or(Header{}.cli_version) + " (Claude Code)\n");
+    base::write_all(STDOUT_FILENO, version.value_or(Header{}.cli_version) + " (Claude Code)\n");
     return 0;
   }
   // Everything fake-claude writes about the session goes through the recorder's redaction rules
@@ -366,8 +354,8 @@ int run_fake_claude(std::span<const std::string> args, const Environment& enviro
   // rules must not delay the session's start.
   if (invocation.error) {
     const detail::ReportRedaction redaction(environment);
-    write_all(STDERR_FILENO,
-              "fake-claude: " + redaction.redact(*invocation.error) + "\n" + fake_claude_usage());
+    base::write_all(STDERR_FILENO, "fake-claude: " + redaction.redact(*invocation.error) + "\n" +
+                                       fake_claude_usage());
     return kExitUsage;
   }
   double speed = invocation.speed.value_or(0);
@@ -375,8 +363,8 @@ int run_fake_claude(std::span<const std::string> args, const Environment& enviro
     if (const std::string text = lookup(environment, "FAKE_CLAUDE_SPEED"); !text.empty()) {
       const auto parsed = parse_speed(text);
       if (!parsed) {
-        write_all(STDERR_FILENO,
-                  "fake-claude: FAKE_CLAUDE_SPEED needs a number >= 0, got '" + text + "'\n");
+        base::write_all(STDERR_FILENO,
+                        "fake-claude: FAKE_CLAUDE_SPEED needs a number >= 0, got '" + text + "'\n");
         return kExitUsage;
       }
       speed = *parsed;
@@ -384,9 +372,10 @@ int run_fake_claude(std::span<const std::string> args, const Environment& enviro
   }
   std::string report_path = lookup(environment, "FAKE_CLAUDE_REPORT");
   if (path.empty()) {
-    write_all(STDERR_FILENO,
-              "fake-claude: no scenario given: pass --scenario FILE (anywhere in argv) or set "
-              "FAKE_CLAUDE_SCENARIO=FILE\n");
+    base::write_all(
+        STDERR_FILENO,
+        "fake-claude: no scenario given: pass --scenario FILE (anywhere in argv) or set "
+        "FAKE_CLAUDE_SCENARIO=FILE\n");
     return kExitUsage;
   }
   // Under harness every session has a number, its own report and (in a multi-run scenario) its
@@ -396,7 +385,7 @@ int run_fake_claude(std::span<const std::string> args, const Environment& enviro
     std::string problem;
     slot = detail::claim_run(runs, problem);
     if (!slot) {
-      write_all(STDERR_FILENO, "fake-claude: " + problem + "\n");
+      base::write_all(STDERR_FILENO, "fake-claude: " + problem + "\n");
       return kExitUsage;
     }
     report_path = slot->report_path;
@@ -408,7 +397,7 @@ int run_fake_claude(std::span<const std::string> args, const Environment& enviro
                                 std::to_string(parts.parts.size()) +
                                 " runs: the client started claude more often than " + path +
                                 " describes";
-    write_all(STDERR_FILENO, "fake-claude: verdict fail: " + message + "\n");
+    base::write_all(STDERR_FILENO, "fake-claude: verdict fail: " + message + "\n");
     if (!report_path.empty()) {
       write_report_file(
           report_path,
@@ -437,7 +426,7 @@ int run_fake_claude(std::span<const std::string> args, const Environment& enviro
       errors.push_back(Json::object({{"file", e.file}, {"line", e.line}, {"reason", e.reason}}));
     }
     const detail::ReportRedaction redaction(environment);
-    write_all(STDERR_FILENO, redaction.redact(text));
+    base::write_all(STDERR_FILENO, redaction.redact(text));
     if (!report_path.empty()) {
       Json error_report = Json::object(
           {{"report", 1}, {"scenario", path}, {"verdict", "error"}, {"errors", std::move(errors)}});
@@ -457,7 +446,7 @@ int run_fake_claude(std::span<const std::string> args, const Environment& enviro
     return reject_command_line(*loaded.scenario, invocation, report_path, environment);
   }
   if (auto problem = apply_overrides(*loaded.scenario, environment)) {
-    write_all(STDERR_FILENO, "fake-claude: " + *problem + "\n");
+    base::write_all(STDERR_FILENO, "fake-claude: " + *problem + "\n");
     return kExitUsage;
   }
 
@@ -495,7 +484,7 @@ int run_fake_claude(std::span<const std::string> args, const Environment& enviro
   }
   // A verdict whose report could not be written goes to stderr too: it is the only copy.
   if (!report.passed || !report_written || lookup(environment, "FAKE_CLAUDE_VERDICT") == "stderr") {
-    write_all(STDERR_FILENO, redaction.redact(report_text(report)));
+    base::write_all(STDERR_FILENO, redaction.redact(report_text(report)));
   }
   if (!report_written) return kExitUsage;
 

@@ -5,8 +5,8 @@
 namespace claude::emulator::detail {
 namespace {
 
-sdk::LineBufferOptions file_line_options() {
-  sdk::LineBufferOptions options;
+base::LineBufferOptions file_line_options() {
+  base::LineBufferOptions options;
   options.max_line_bytes = kMaxFileLineBytes;
   options.skip_blank = false;
   return options;
@@ -16,10 +16,10 @@ sdk::LineBufferOptions file_line_options() {
 
 std::optional<std::string> for_each_file_line(const std::filesystem::path& path,
                                               const LineSink& sink) {
-  sdk::LineBuffer buffer(file_line_options());
+  base::LineBuffer buffer(file_line_options());
   std::size_t line_no = 0;
   bool go_on = true;
-  auto deliver = [&](const sdk::LineEvent& event) {
+  auto deliver = [&](const base::LineEvent& event) {
     if (go_on) go_on = sink(++line_no, event);
   };
   auto failed = base::for_each_input_chunk(path, [&](std::string_view chunk) {
@@ -32,10 +32,10 @@ std::optional<std::string> for_each_file_line(const std::filesystem::path& path,
 }
 
 void for_each_text_line(std::string_view text, const LineSink& sink) {
-  sdk::LineBuffer buffer(file_line_options());
+  base::LineBuffer buffer(file_line_options());
   std::size_t line_no = 0;
   bool go_on = true;
-  auto deliver = [&](const sdk::LineEvent& event) {
+  auto deliver = [&](const base::LineEvent& event) {
     if (go_on) go_on = sink(++line_no, event);
   };
   buffer.feed(text, deliver);

@@ -18,12 +18,12 @@
 #include <string>
 #include <string_view>
 
-#include "claude/sdk/line_buffer.hpp"
+#include "claude/base/line_buffer.hpp"
 
 namespace claude::emulator::detail {
 
 // Called for every line, blank ones included, with its 1-based number. Return false to stop.
-using LineSink = std::function<bool(std::size_t line_no, const sdk::LineEvent& event)>;
+using LineSink = std::function<bool(std::size_t line_no, const base::LineEvent& event)>;
 
 // Lines of a scenario file may hold a whole recorded frame; the recorder splits above its piece
 // size, so this only guards against runaway input.

@@ -1,8 +1,8 @@
 #include <csignal>
 #include <variant>
 
-#include "claude/emulator/json_text.hpp"
 #include "claude/base/excerpt.hpp"
+#include "claude/base/json.hpp"
 #include "line_source.hpp"
 #include "parsers.hpp"
 
@@ -22,7 +22,7 @@ bool starts_a_part(std::string_view line) {
       line.find("\"recording\"") == std::string_view::npos) {
     return false;
   }
-  const Json value = parse_json_or_discarded(line);
+  const Json value = base::parse_json_or_discarded(line);
   return value.is_object() && (value.contains("scenario") || value.contains("recording"));
 }
 
@@ -31,8 +31,8 @@ class Loader {
  public:
   explicit Loader(std::string file) : file_(std::move(file)) {}
 
-  bool line(std::size_t line_no, const sdk::LineEvent& event) {
-    if (event.kind == sdk::LineEvent::Kind::oversized) {
+  bool line(std::size_t line_no, const base::LineEvent& event) {
+    if (event.kind == base::LineEvent::Kind::oversized) {
       add_error(line_no, "line of " + std::to_string(event.size) + " bytes is longer than " +
                              std::to_string(detail::kMaxFileLineBytes) + " bytes");
       return true;
@@ -44,7 +44,7 @@ class Loader {
     }
     Json value;
     try {
-      value = parse_json(event.text);
+      value = base::parse_json(event.text);
     } catch (const Json::exception& e) {
       if (std::holds_alternative<std::monostate>(parser_))
         parser_.emplace<detail::ScenarioParser>(file_);
@@ -132,7 +132,7 @@ std::string LoadError::to_string() const {
 LoadResult load_scenario_file(const std::filesystem::path& path) {
   Loader loader(path.string());
   auto io_error = detail::for_each_file_line(
-      path, [&](std::size_t n, const sdk::LineEvent& e) { return loader.line(n, e); });
+      path, [&](std::size_t n, const base::LineEvent& e) { return loader.line(n, e); });
   return loader.finish(std::move(io_error));
 }
 
@@ -147,13 +147,13 @@ PartsLoadResult load_scenario_parts(const std::filesystem::path& path) {
     if (part.scenario) result.parts.push_back(std::move(*part.scenario));
     loader.reset();
   };
-  auto io_error = detail::for_each_file_line(path, [&](std::size_t n, const sdk::LineEvent& e) {
-    if (e.kind == sdk::LineEvent::Kind::line && header_seen && starts_a_part(e.text)) {
+  auto io_error = detail::for_each_file_line(path, [&](std::size_t n, const base::LineEvent& e) {
+    if (e.kind == base::LineEvent::Kind::line && header_seen && starts_a_part(e.text)) {
       finish_part();
       header_seen = false;
     }
     if (!loader) loader.emplace(path.string());
-    if (e.kind == sdk::LineEvent::Kind::line && !is_comment_or_blank(e.text)) {
+    if (e.kind == base::LineEvent::Kind::line && !is_comment_or_blank(e.text)) {
       header_seen = true;
     }
     return loader->line(n, e);
@@ -172,15 +172,15 @@ PartsLoadResult load_scenario_parts(const std::filesystem::path& path) {
 LoadResult load_scenario_text(std::string_view text, std::string name) {
   Loader loader(std::move(name));
   detail::for_each_text_line(
-      text, [&](std::size_t n, const sdk::LineEvent& e) { return loader.line(n, e); });
+      text, [&](std::size_t n, const base::LineEvent& e) { return loader.line(n, e); });
   return loader.finish(std::nullopt);
 }
 
 std::optional<std::string> read_cli_version(const std::filesystem::path& path) {
   std::optional<std::string> version;
-  detail::for_each_file_line(path, [&](std::size_t, const sdk::LineEvent& e) {
-    if (e.kind != sdk::LineEvent::Kind::line || is_comment_or_blank(e.text)) return true;
-    const Json header = parse_json_or_discarded(e.text);
+  detail::for_each_file_line(path, [&](std::size_t, const base::LineEvent& e) {
+    if (e.kind != base::LineEvent::Kind::line || is_comment_or_blank(e.text)) return true;
+    const Json header = base::parse_json_or_discarded(e.text);
     if (header.is_object() && header.contains("cli_version") && header["cli_version"].is_string() &&
         detail::is_printable(header["cli_version"].get_ref<const std::string&>())) {
       version = header["cli_version"].get<std::string>();

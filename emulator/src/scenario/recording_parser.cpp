@@ -5,10 +5,10 @@
 #include <cmath>
 #include <csignal>
 
-#include "claude/emulator/invocation.hpp"
-#include "claude/emulator/json_text.hpp"
+#include "claude/base/base64.hpp"
 #include "claude/base/excerpt.hpp"
-#include "claude/recorder/base64.hpp"
+#include "claude/base/json.hpp"
+#include "claude/emulator/invocation.hpp"
 #include "parsers.hpp"
 #include "sdk_line_grading.hpp"
 
@@ -85,7 +85,7 @@ void RecordingParser::header(std::size_t line, const Json& h) {
 void RecordingParser::event(std::size_t line, std::string_view text, bool unterminated) {
   Json event;
   try {
-    event = parse_json(text);
+    event = base::parse_json(text);
   } catch (const Json::exception& e) {
     // Only the last line may be torn (a recorder that stopped mid-write); it is no event.
     if (unterminated && !ended_) {
@@ -124,7 +124,7 @@ void RecordingParser::event(std::size_t line, std::string_view text, bool unterm
     if (auto it = event.find("line"); it != event.end() && it->is_string()) {
       bytes = std::move(it->get_ref<std::string&>());
     } else if (auto b64 = event.find("line_b64"); b64 != event.end() && b64->is_string()) {
-      auto decoded = recorder::base64_decode(b64->get_ref<const std::string&>());
+      auto decoded = base::base64_decode(b64->get_ref<const std::string&>());
       if (!decoded) return error(line, "\"line_b64\" is not valid base64");
       bytes = std::move(*decoded);
     } else {
@@ -252,7 +252,7 @@ void RecordingParser::add_output(Step step, const std::string* reply_to) {
 void RecordingParser::sdk_line(std::size_t line, const std::string& text) {
   Json message;
   try {
-    message = parse_json(text);
+    message = base::parse_json(text);
   } catch (const Json::exception&) {
     // Not JSON: nothing to generalise; the live SDK is not expected to repeat garbage.
     return;
@@ -326,7 +326,7 @@ void RecordingParser::cli_line(std::size_t line, std::string text, bool partial)
   // recorded bytes. The CLI's requests are remembered: they tell what an SDK answer answers.
   if (text.find("\"control_request\"") != std::string::npos) {
     try {
-      Json message = parse_json(text);
+      Json message = base::parse_json(text);
       const Json* id =
           message.is_object() && message.contains("request_id") ? &message["request_id"] : nullptr;
       if (id != nullptr && id->is_string() && message.contains("request") &&
@@ -345,7 +345,7 @@ void RecordingParser::cli_line(std::size_t line, std::string text, bool partial)
   }
   if (!sdk_request_names_.empty() && text.find("\"control_response\"") != std::string::npos) {
     try {
-      Json message = parse_json(text);
+      Json message = base::parse_json(text);
       Json* id = nullptr;
       if (message.is_object() && message.value("type", "") == "control_response" &&
           message.contains("response") && message["response"].is_object() &&
@@ -369,7 +369,7 @@ void RecordingParser::cli_line(std::size_t line, std::string text, bool partial)
   step.verb = Verb::send;
   step.verbatim = true;
   if (session_state_gated_ && text.find("\"session_state_changed\"") != std::string::npos) {
-    const Json message = parse_json_or_discarded(text);
+    const Json message = base::parse_json_or_discarded(text);
     if (message.is_object() && message.value("type", Json()) == "system" &&
         message.value("subtype", Json()) == "session_state_changed") {
       step.if_env.emplace_back(kSessionStateVariable, "1");

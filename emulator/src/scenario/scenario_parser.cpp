@@ -2,8 +2,8 @@
 #include <array>
 #include <limits>
 
+#include "claude/base/base64.hpp"
 #include "claude/emulator/closest_name.hpp"
-#include "claude/recorder/base64.hpp"
 #include "parsers.hpp"
 
 namespace claude::emulator::detail {
@@ -379,7 +379,7 @@ void ScenarioParser::step(std::size_t line, Json s) {
     case Verb::respond_error:
       if (!arg.is_string()) return error(line, "'" + std::string(spec->key) + "' takes a string");
       if (spec->key.ends_with("_b64")) {
-        auto bytes = recorder::base64_decode(arg.get_ref<const std::string&>());
+        auto bytes = base::base64_decode(arg.get_ref<const std::string&>());
         if (!bytes) {
           return error(line, "'" + std::string(spec->key) +
                                  "' is not valid base64 (RFC 4648, standard alphabet, padded)");

@@ -1,17 +1,17 @@
-#include "claude/emulator/json_text.hpp"
+#include "claude/base/base64.hpp"
+#include "claude/base/json.hpp"
+#include "claude/base/utf8.hpp"
 #include "claude/emulator/scenario.hpp"
-#include "claude/recorder/base64.hpp"
-#include "claude/recorder/utf8.hpp"
 
 namespace claude::emulator {
 namespace {
 
 // Bytes that are not UTF-8 cannot be a JSON string without loss: they go out as `KEY_b64`.
 void put_bytes(Json& out, const std::string& key, const std::string& bytes) {
-  if (recorder::is_valid_utf8(bytes)) {
+  if (base::is_valid_utf8(bytes)) {
     out[key] = bytes;
   } else {
-    out[key + "_b64"] = recorder::base64_encode(bytes);
+    out[key + "_b64"] = base::base64_encode(bytes);
   }
 }
 
@@ -53,7 +53,7 @@ Json step_json(const Step& step) {
     case Verb::send:
       if (step.verbatim) {
         const std::string_view line(step.text.data(), step.text.size() - 1);
-        Json parsed = parse_json_or_discarded(line);
+        Json parsed = base::parse_json_or_discarded(line);
         if (parsed.is_discarded()) {
           put_bytes(out, "raw", step.text);
         } else {

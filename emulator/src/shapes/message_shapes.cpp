@@ -3,8 +3,8 @@
 #include <map>
 #include <set>
 
+#include "claude/base/json.hpp"
 #include "claude/emulator/closest_name.hpp"
-#include "claude/emulator/json_text.hpp"
 
 namespace claude::emulator {
 namespace detail {
@@ -35,7 +35,7 @@ const std::vector<VersionShapes>& compiled() {
   static const std::vector<VersionShapes> tables = [] {
     std::vector<VersionShapes> out;
     for (std::string_view text : detail::compiled_message_shape_tables()) {
-      const Json json = parse_json_or_discarded(text);
+      const Json json = base::parse_json_or_discarded(text);
       if (!json.is_object() || !json.contains("kinds") || !json["kinds"].is_object()) continue;
       VersionShapes version;
       version.cli_version = json.value("cli_version", std::string());

@@ -2,7 +2,7 @@
 
 #include <array>
 
-#include "claude/emulator/json_text.hpp"
+#include "claude/base/json.hpp"
 
 namespace claude::fuzzing {
 namespace {
@@ -26,7 +26,7 @@ std::optional<ScenarioDoc> parse_doc(std::string_view text) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     const auto first = line.find_first_not_of(" \t");
     if (first == std::string_view::npos || line[first] == '#') continue;
-    Json value = claude::emulator::parse_json_or_discarded(line);
+    Json value = claude::base::parse_json_or_discarded(line);
     if (value.is_discarded() || !value.is_object()) return std::nullopt;
     if (!have_header) {
       doc.header = std::move(value);

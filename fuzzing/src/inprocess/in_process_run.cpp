@@ -9,10 +9,10 @@
 #include <set>
 #include <thread>
 
+#include "claude/base/json.hpp"
+#include "claude/base/line_buffer.hpp"
 #include "claude/emulator/engine.hpp"
-#include "claude/emulator/json_text.hpp"
 #include "claude/sdk/in_memory_transport.hpp"
-#include "claude/sdk/line_buffer.hpp"
 #include "driver_run.hpp"
 #include "driver_spec.hpp"
 #include "observation_log.hpp"
@@ -83,11 +83,11 @@ class EnginePump {
   void deliver() {
     for (auto& out : engine_.take_output()) {
       if (out.stream != claude::emulator::Output::Stream::stdout_stream) continue;
-      lines_.feed(out.bytes, [this](const claude::sdk::LineEvent& e) { push(e); });
+      lines_.feed(out.bytes, [this](const claude::base::LineEvent& e) { push(e); });
     }
   }
-  void push(const claude::sdk::LineEvent& e) {
-    if (e.kind != claude::sdk::LineEvent::Kind::line) return;
+  void push(const claude::base::LineEvent& e) {
+    if (e.kind != claude::base::LineEvent::Kind::line) return;
     track(e.text, "control_request", true);
     track(e.text, "control_cancel_request", false);
     transport_->push_line(std::string(e.text));
@@ -95,7 +95,7 @@ class EnginePump {
   // Keeps `awaiting_` (the CLI's control requests the SDK has not answered nor seen withdrawn).
   void track(std::string_view line, std::string_view type, bool add) {
     if (line.find(type) == std::string_view::npos) return;
-    const Json value = claude::emulator::parse_json_or_discarded(line);
+    const Json value = claude::base::parse_json_or_discarded(line);
     if (!value.is_object() || !value.contains("type") || value["type"] != Json(std::string(type)) ||
         !value.contains("request_id") || !value["request_id"].is_string())
       return;
@@ -107,7 +107,7 @@ class EnginePump {
   }
   void answered(std::string_view frame) {
     if (awaiting_.empty() || frame.find("control_response") == std::string_view::npos) return;
-    const Json value = claude::emulator::parse_json_or_discarded(frame);
+    const Json value = claude::base::parse_json_or_discarded(frame);
     if (!value.is_object() || !value.contains("response") || !value["response"].is_object()) return;
     const Json& response = value["response"];
     if (response.contains("request_id") && response["request_id"].is_string())
@@ -133,7 +133,7 @@ class EnginePump {
       engine_.on_time(now());
       deliver();
     }
-    lines_.finish([this](const claude::sdk::LineEvent& e) { push(e); });
+    lines_.finish([this](const claude::base::LineEvent& e) { push(e); });
     claude::sdk::ExitStatus status;
     const auto& ending = engine_.ending();
     if (!engine_.finished()) {
@@ -149,7 +149,7 @@ class EnginePump {
 
   claude::emulator::Engine engine_;
   std::shared_ptr<InMemoryTransport> transport_;
-  claude::sdk::LineBuffer lines_;
+  claude::base::LineBuffer lines_;
   Clock::time_point started_ = Clock::now();
   claude::emulator::Millis skipped_ = 0;  // pump thread only
   std::set<std::string> awaiting_;        // pump thread only
@@ -164,8 +164,7 @@ std::vector<Json> observation_lines(const std::string& text, std::vector<std::st
   while (at < text.size()) {
     std::size_t end = text.find('\n', at);
     if (end == std::string::npos) end = text.size();
-    Json value =
-        claude::emulator::parse_json_or_discarded(std::string_view(text).substr(at, end - at));
+    Json value = claude::base::parse_json_or_discarded(std::string_view(text).substr(at, end - at));
     if (value.is_object()) {
       out.push_back(std::move(value));
     } else {

@@ -7,7 +7,7 @@
 #include <map>
 #include <set>
 
-#include "claude/emulator/json_text.hpp"
+#include "claude/base/json.hpp"
 
 namespace claude::fuzzing {
 namespace {
@@ -54,7 +54,7 @@ void results_in_bytes(const std::string& bytes, std::vector<Json>& out) {
     at = end + 1;
     if (line.starts_with("\xEF\xBB\xBF")) line.remove_prefix(3);
     if (line.ends_with('\r')) line.remove_suffix(1);
-    Json value = claude::emulator::parse_json_or_discarded(line);
+    Json value = claude::base::parse_json_or_discarded(line);
     if (!value.is_discarded() && string_member(value, "type") == "result") {
       out.push_back(std::move(value));
     }
@@ -132,7 +132,7 @@ ControlFacts control_facts(const ScenarioDoc& played, const Json& report) {
       RE2::PartialMatch(line, kSubtype, &subtype);
       facts.subtype.emplace(id, subtype);
     } else if (dir == "in") {
-      Json value = claude::emulator::parse_json_or_discarded(line);
+      Json value = claude::base::parse_json_or_discarded(line);
       if (string_member(value, "type") != "control_response") continue;
       const Json* response = member(value, "response");
       if (response == nullptr) continue;

@@ -6,8 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "claude/base/json.hpp"
 #include "claude/conformance/driver_spec_schema.hpp"
-#include "claude/emulator/json_text.hpp"
 
 namespace claude::fuzzing {
 namespace {
@@ -43,7 +43,7 @@ void add_seed(const fs::path& file, std::string id, const LenientBounds& bounds,
     std::ifstream in(spec_file);
     std::stringstream text;
     text << in.rdbuf();
-    Json spec = claude::emulator::parse_json_or_discarded(text.str());
+    Json spec = claude::base::parse_json_or_discarded(text.str());
     if (!spec.is_object()) {
       load.errors.push_back(spec_file.string() + ":1: not a JSON object (a driver spec)");
       return;
@@ -92,7 +92,7 @@ SeedLoad load_seeds(const std::vector<fs::path>& directories,
         std::ifstream in(file);
         std::string first;
         std::getline(in, first);
-        Json header = claude::emulator::parse_json_or_discarded(first);
+        Json header = claude::base::parse_json_or_discarded(first);
         return header.is_object() && header.contains("name") && header["name"].is_string() &&
                matches(glob, header["name"].get<std::string>());
       });

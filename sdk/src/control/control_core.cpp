@@ -1,6 +1,6 @@
 #include "control/control_core.hpp"
 
-#include "claude/sdk/frame_writer.hpp"
+#include "messages/frame_writer.hpp"
 #include "messages/leading_type.hpp"
 #include "messages/parse_inbound.hpp"
 

@@ -42,7 +42,7 @@
 
 #include "claude/sdk/control_protocol.hpp"
 #include "claude/sdk/message.hpp"
-#include "claude/sdk/message_parser.hpp"
+#include "messages/message_parser.hpp"
 #include "claude/sdk/transport.hpp"
 
 namespace claude::sdk::control {

@@ -1,6 +1,6 @@
 #include "claude/sdk/message.hpp"
 
-#include "messages/json_reader.hpp"
+#include "claude/base/json.hpp"
 
 namespace claude::sdk {
 
@@ -12,7 +12,7 @@ static_assert(
 
 nlohmann::json JsonText::value() const {
   if (text_.empty()) return nullptr;
-  return detail::read_json(text_);
+  return base::parse_unordered_json_or_discarded(text_);
 }
 
 bool operator==(const JsonText& a, const JsonText& b) {
@@ -65,7 +65,7 @@ std::string_view Message::type_name() const noexcept {
 
 const nlohmann::json& Message::json() const {
   if (!json_) {
-    json_ = std::make_shared<const nlohmann::json>(detail::read_json(line()));
+    json_ = std::make_shared<const nlohmann::json>(base::parse_unordered_json_or_discarded(line()));
   }
   return *json_;
 }

@@ -1,4 +1,4 @@
-#include "claude/sdk/message_parser.hpp"
+#include "messages/message_parser.hpp"
 
 #include <simdjson.h>
 

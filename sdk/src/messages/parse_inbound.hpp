@@ -6,7 +6,7 @@
 // What it costs: the parse; no copy of the line.
 #pragma once
 
-#include "claude/sdk/message_parser.hpp"
+#include "messages/message_parser.hpp"
 #include "claude/sdk/transport.hpp"
 
 namespace claude::sdk::detail {

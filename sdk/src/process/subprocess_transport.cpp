@@ -18,7 +18,8 @@
 #include <string>
 #include <thread>
 
-#include "claude/sdk/line_buffer.hpp"
+#include "claude/base/line_buffer.hpp"
+#include "claude/base/write_all.hpp"
 #include "process/child_process.hpp"
 #include "threads/sigpipe.hpp"
 
@@ -56,16 +57,7 @@ int write_all(int fd, std::string_view data) {
   sigaddset(&pipe_set, SIGPIPE);
   const bool mask_here = !detail::sigpipe_blocked_on_this_thread();
   if (mask_here) pthread_sigmask(SIG_BLOCK, &pipe_set, &old_set);
-  int err = 0;
-  while (!data.empty()) {
-    ssize_t n = ::write(fd, data.data(), data.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      err = errno;
-      break;
-    }
-    data.remove_prefix(static_cast<std::size_t>(n));
-  }
+  const int err = base::write_all(fd, data) ? 0 : errno;
   if (err == EPIPE) {
     // Consume the SIGPIPE this write raised, or it would reach the host once unblocked.
     timespec zero{0, 0};
@@ -112,7 +104,7 @@ struct SubprocessTransport::State {
   int stdout_epoll = -1;
 
   // stdout, touched only by the reading thread
-  LineBuffer stdout_lines;
+  base::LineBuffer stdout_lines;
   std::deque<InboundLine> ready;
   std::string chunk;  // the read buffer, made on the first read
   std::optional<StreamEnd> end;
@@ -130,7 +122,7 @@ struct SubprocessTransport::State {
   State(ProcessLaunch l, SubprocessOptions o)
       : launch(std::move(l)),
         options(std::move(o)),
-        stdout_lines(LineBufferOptions{.max_line_bytes = options.max_line_bytes}) {}
+        stdout_lines(base::LineBufferOptions{.max_line_bytes = options.max_line_bytes}) {}
 
   void keep_stderr_line(std::string_view line) {
     std::lock_guard lock(stderr_mutex);
@@ -150,10 +142,11 @@ struct SubprocessTransport::State {
   }
 
   void run_stderr() {
-    LineBuffer lines(LineBufferOptions{.max_line_bytes = kStderrLineCap});
+    base::LineBuffer lines(base::LineBufferOptions{.max_line_bytes = kStderrLineCap});
     bool callback_ok = static_cast<bool>(options.on_stderr_line);
-    auto deliver = [&](const LineEvent& e) {
-      std::string_view text = e.kind == LineEvent::Kind::line ? e.text : "[oversized stderr line]";
+    auto deliver = [&](const base::LineEvent& e) {
+      std::string_view text =
+          e.kind == base::LineEvent::Kind::line ? e.text : "[oversized stderr line]";
       keep_stderr_line(text);
       if (!callback_ok) return;
       try {
@@ -206,11 +199,11 @@ struct SubprocessTransport::State {
 
   // Reads one chunk into `ready`; returns false when stdout is over.
   bool fill(std::string& error) {
-    auto deliver = [&](const LineEvent& e) {
+    auto deliver = [&](const base::LineEvent& e) {
       InboundLine line;
       line.size = e.size;
       line.partial = e.partial;
-      if (e.kind == LineEvent::Kind::oversized) {
+      if (e.kind == base::LineEvent::Kind::oversized) {
         line.oversized = true;
       } else {
         line.text.reserve(e.text.size() + InboundLine::kSpareCapacity);

@@ -12,8 +12,8 @@
 #include <sstream>
 #include <thread>
 
+#include "claude/base/line_buffer.hpp"
 #include "claude/emulator/scenario.hpp"
-#include "claude/sdk/line_buffer.hpp"
 
 extern char** environ;
 
@@ -102,7 +102,7 @@ class Child {
       if (n > 0) {
         stdout_text += std::string_view(buffer, static_cast<std::size_t>(n));
         lines_.feed(std::string_view(buffer, static_cast<std::size_t>(n)),
-                    [&](const sdk::LineEvent& e) { on_line(e.text); });
+                    [&](const base::LineEvent& e) { on_line(e.text); });
       } else if (n == 0) {
         close_stdout();
       }
@@ -152,7 +152,7 @@ class Child {
   pid_t pid_ = -1;
   int stdin_ = -1, stdout_ = -1, stderr_ = -1;
   bool waited_ = false;
-  sdk::LineBuffer lines_;
+  base::LineBuffer lines_;
 };
 
 std::filesystem::path temporary_report_path() {

@@ -6,7 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "claude/recorder/base64.hpp"
+#include "claude/base/base64.hpp"
 
 namespace claude::recorder::testing {
 
@@ -41,7 +41,7 @@ ReadRecording read_recording(const std::filesystem::path& path) {
     if (j.contains("dir")) {
       std::string& bytes = rec.streams[j.at("dir").get<std::string>()];
       if (j.contains("line_b64")) {
-        const auto decoded = base64_decode(j.at("line_b64").get<std::string>());
+        const auto decoded = base::base64_decode(j.at("line_b64").get<std::string>());
         if (!decoded)
           throw std::runtime_error(path.string() + ":" + std::to_string(line_no) + ": bad base64");
         bytes += *decoded;

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "claude/emulator/json_text.hpp"
+#include "claude/base/json.hpp"
 
 namespace claude::emulator {
 namespace {
@@ -82,7 +82,7 @@ TEST(Invocation, PythonDefaultArgvParses) {
 const CliOptionTable& test_table() {
   static const CliOptionTable table = [] {
     std::string error;
-    auto parsed = parse_cli_option_table(parse_json(R"({"cli_version":"9.9.9","options":[
+    auto parsed = parse_cli_option_table(base::parse_json(R"({"cli_version":"9.9.9","options":[
       {"flags":"-p, --print","names":["-p","--print"],"value":"none"},
       {"flags":"-c, --continue","names":["-c","--continue"],"value":"none"},
       {"flags":"--verbose","names":["--verbose"],"value":"none"},

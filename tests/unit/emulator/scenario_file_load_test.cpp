@@ -12,8 +12,8 @@
 #include <string>
 #include <thread>
 
+#include "claude/base/json.hpp"
 #include "claude/emulator/engine.hpp"
-#include "claude/emulator/json_text.hpp"
 #include "claude/emulator/scenario.hpp"
 
 namespace claude::emulator {

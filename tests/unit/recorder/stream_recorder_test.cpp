@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "claude/recorder/base64.hpp"
+#include "claude/base/base64.hpp"
 
 namespace claude::recorder {
 namespace {
@@ -74,7 +74,7 @@ TEST(RecorderStreamRecorder, RecordsALongInvalidUtf8LineAsPiecesThatReassembleEx
   std::string joined;
   const auto events = events_of(text);
   for (std::size_t i = 0; i < events.size(); ++i) {
-    joined += *base64_decode(events[i].at("line_b64").get<std::string>());
+    joined += *base::base64_decode(events[i].at("line_b64").get<std::string>());
     EXPECT_EQ(events[i].contains("more"), i + 1 < events.size());
   }
   EXPECT_EQ(joined, line);

@@ -1,5 +1,5 @@
 // MessageParser: every message type with the shapes of docs/protocol.md §3–§7, every ParseError.
-#include "claude/sdk/message_parser.hpp"
+#include "messages/message_parser.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // Writing the files `harness check` and `harness fuzz` leave behind: reports and findings.
 //
 // What it is: one write of a whole text to a path, by the one overwrite rule of
-// claude/recorder/private_file.hpp: created private (0600, as every report the harness writes:
+// claude/base/private_file.hpp: created private (0600, as every report the harness writes:
 // they hold session transcripts), never through a symlink; without `replace` an existing file is
 // kept and the message says that --force replaces it.
 //

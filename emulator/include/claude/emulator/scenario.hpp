@@ -12,8 +12,8 @@
 // the same way with line 0.
 //
 // What it costs: files are read in chunks and framed by the shared `LineBuffer`, and parsed one
-// line at a time (json_text.hpp); no DOM of the whole file is built. Every step holds what it
-// writes, decoded, from the load on: a scenario or recording costs about its size in memory
+// line at a time (claude/base/json.hpp); no DOM of the whole file is built. Every step holds what
+// it writes, decoded, from the load on: a scenario or recording costs about its size in memory
 // (raw, stderr and verbatim lines), and its file is not read again, so a file changed or
 // truncated during a replay cannot change what the replay sends. Only SDK-bound lines of a
 // recording are parsed into small patterns.

@@ -12,7 +12,7 @@
 // killed stub leaves a valid file.
 //
 // The file is created 0600 and never through a symlink; an existing path is refused unless
-// `replace` (model-stub --force), the one rule of claude/recorder/private_file.hpp.
+// `replace` (model-stub --force), the one rule of claude/base/private_file.hpp.
 //
 // How it fails: the constructor throws std::runtime_error (naming the path and the reason) when
 // the file cannot be created; `record` throws std::runtime_error when a write fails.

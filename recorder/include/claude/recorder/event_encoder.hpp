@@ -3,8 +3,8 @@
 // What it is: the only place that turns recorded values into JSON text. It is written out here
 // rather than taken from a JSON library because it runs on every forwarded line and must not
 // copy it: nlohmann escapes only a `json` value (one more copy of the line, and a UTF-8 decode
-// per byte), and simdjson 3.0 has no string writer. Escaping is a table lookup per byte; the
-// bytes between escapes are appended as whole runs.
+// per byte), and simdjson 3.0 has no string writer. Strings go through claude::base's escaper
+// (a table lookup per byte, the bytes between escapes appended as whole runs).
 //
 // How it fails: it does not. A line that is not valid UTF-8 is written as `line_b64` (base64 of
 // the exact bytes) instead of `line`, so every byte survives and JSON stays valid.
@@ -22,10 +22,6 @@ namespace claude::recorder {
 enum class Stream : std::uint8_t { in, out, err };
 
 [[nodiscard]] std::string_view stream_name(Stream stream) noexcept;
-
-// Appends `text` (valid UTF-8) as a quoted JSON string: \" \\ \n \r \t, \u00XX for the other
-// control characters, every other byte as it is.
-void append_json_string(std::string& out, std::string_view text);
 
 // The `{"t":T` that opens an event, formatted once for all the lines of one chunk (they share
 // its read time; formatting a double costs about as much as escaping a short line).

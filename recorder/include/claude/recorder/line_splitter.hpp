@@ -1,6 +1,6 @@
 // LineSplitter: cuts claude-tee's copy of a stream into lines without ever dropping a byte.
 //
-// What it is: the recorder's framing. It differs from claude::sdk::LineBuffer in one way that
+// What it is: the recorder's framing. It differs from claude::base::LineBuffer in one way that
 // matters for a recorder: a line longer than `piece_bytes` is not reported as oversized and
 // discarded but delivered in consecutive pieces, each flagged `more` except the last, so the
 // recording holds every byte. Nothing is stripped: '\r', a BOM and blank lines are kept.

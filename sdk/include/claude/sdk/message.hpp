@@ -1,5 +1,11 @@
 // The typed message model of the stream-json protocol (docs/protocol.md §3–§5, §7).
 //
+//   if (auto* a = message.get_if<claude::sdk::AssistantMessage>())
+//     for (const auto& block : a->content)
+//       if (block.kind == claude::sdk::ContentBlock::Kind::text) std::cout << block.text;
+//   if (message.type() == claude::sdk::MessageType::unknown)
+//     std::cerr << "new message type " << message.type_name() << ": " << message.line() << "\n";
+//
 // What it is: one `Message` per NDJSON line the CLI writes (and, for tests, per line an SDK
 // writes). Each message keeps its original line byte for byte; typed fields are copied out of it
 // for the members code reads most, and the whole JSON value is available as an `nlohmann::json`

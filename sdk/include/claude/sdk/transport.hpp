@@ -1,5 +1,8 @@
 // Transport: the byte-and-process layer under the control protocol.
 //
+//   class SshTransport : public claude::sdk::Transport { /* connect, write, read, … */ };
+//   claude::sdk::Client client(options, std::make_unique<SshTransport>(host));
+//
 // What it is: whatever carries one session's NDJSON lines between the SDK and a CLI. The SDK
 // ships `SubprocessTransport` (a local child process) and `InMemoryTransport` (a scripted peer
 // for tests); a remote shell, a container or a sandbox can be another implementation.

@@ -34,7 +34,7 @@
 #include <string_view>
 #include <type_traits>
 
-namespace claude::sdk {
+namespace claude::base {
 
 struct LineBufferOptions {
   // 32 MiB: real CLIs emit single frames well above 1 MiB (docs/protocol.md §2.1).
@@ -96,4 +96,4 @@ class LineBuffer {
   std::size_t discarded_ = 0;  // bytes of that line seen so far
 };
 
-}  // namespace claude::sdk
+}  // namespace claude::base

@@ -1,19 +1,18 @@
 // append_json_string against a byte-at-a-time reference: every byte value at every offset of a
 // 16-byte block, runs of escapes, UTF-8 sequences and random input.
+#include "claude/base/json_escape.hpp"
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
 
-#include "claude/recorder/base64.hpp"
-#include "claude/recorder/event_encoder.hpp"
-
-namespace claude::recorder {
+namespace claude::base {
 namespace {
 
-// The specification, one byte at a time: \" \\ \n \r \t, \u00XX for other control characters,
-// every other byte (0x7f and non-ASCII included) as it is.
+// The specification, one byte at a time: \" \\ \b \f \n \r \t (nlohmann's forms), \u00XX for
+// the other control characters, every other byte (0x7f and non-ASCII included) as it is.
 std::string reference_escape(std::string_view text) {
   static constexpr char kHex[] = "0123456789abcdef";
   std::string out = "\"";
@@ -25,6 +24,12 @@ std::string reference_escape(std::string_view text) {
         break;
       case '\\':
         out += "\\\\";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
         break;
       case '\n':
         out += "\\n";
@@ -55,7 +60,7 @@ std::string escaped(std::string_view text) {
   return out;
 }
 
-TEST(RecorderJsonEscape, EscapesEveryByteValueAtEveryOffsetOfThreeBlocks) {
+TEST(JsonEscape, EscapesEveryByteValueAtEveryOffsetOfThreeBlocks) {
   for (int byte = 0; byte < 256; ++byte) {
     for (std::size_t offset = 0; offset < 56; ++offset) {
       std::string text(56, 'a');
@@ -65,7 +70,7 @@ TEST(RecorderJsonEscape, EscapesEveryByteValueAtEveryOffsetOfThreeBlocks) {
   }
 }
 
-TEST(RecorderJsonEscape, EscapesWordsMadeOnlyOfBytesThatNeedEscaping) {
+TEST(JsonEscape, EscapesWordsMadeOnlyOfBytesThatNeedEscaping) {
   const std::string specials = std::string("\"\\\n\r\t\x01\x1f", 7) + std::string(1, '\0');
   for (std::size_t length = 0; length <= 40; ++length) {
     for (std::size_t shift = 0; shift < specials.size(); ++shift) {
@@ -76,7 +81,7 @@ TEST(RecorderJsonEscape, EscapesWordsMadeOnlyOfBytesThatNeedEscaping) {
   }
 }
 
-TEST(RecorderJsonEscape, GrowsTheOutputForLinesOfUnicodeEscapesOnly) {
+TEST(JsonEscape, GrowsTheOutputForLinesOfUnicodeEscapesOnly) {
   for (std::size_t length = 0; length <= 50; ++length) {
     const std::string text(length, '\x01');
     const std::string out = escaped(text);
@@ -85,7 +90,7 @@ TEST(RecorderJsonEscape, GrowsTheOutputForLinesOfUnicodeEscapesOnly) {
   }
 }
 
-TEST(RecorderJsonEscape, PassesDelAndMultiByteUtf8ThroughAcrossWordBoundaries) {
+TEST(JsonEscape, PassesDelAndMultiByteUtf8ThroughAcrossWordBoundaries) {
   const std::string sequences[] = {"\x7f", "\xC3\xA9", "\xE2\x80\xA8", "\xF0\x9F\x98\x80"};
   for (const std::string& sequence : sequences) {
     for (std::size_t offset = 0; offset < 17; ++offset) {
@@ -97,13 +102,13 @@ TEST(RecorderJsonEscape, PassesDelAndMultiByteUtf8ThroughAcrossWordBoundaries) {
   }
 }
 
-TEST(RecorderJsonEscape, AppendsAfterWhatTheOutputAlreadyHolds) {
+TEST(JsonEscape, AppendsAfterWhatTheOutputAlreadyHolds) {
   std::string out = "prefix:";
   append_json_string(out, "a\"b\\c\x02 0123456789");
   EXPECT_EQ(out, "prefix:" + reference_escape("a\"b\\c\x02 0123456789"));
 }
 
-TEST(RecorderJsonEscape, MatchesTheBytewiseReferenceOnRandomInput) {
+TEST(JsonEscape, MatchesTheBytewiseReferenceOnRandomInput) {
   std::mt19937 rng(20261130);
   // Mostly ordinary text, with quotes, backslashes, control and high bytes often enough that
   // most words hold several escapes.
@@ -121,17 +126,27 @@ TEST(RecorderJsonEscape, MatchesTheBytewiseReferenceOnRandomInput) {
   }
 }
 
-TEST(RecorderJsonEscape, RecordsInvalidUtf8AtEveryOffsetAsBase64OfTheExactBytes) {
-  for (std::size_t offset = 0; offset < 17; ++offset) {
-    std::string line(20, '"');
-    line[offset] = '\xC3';  // a lead byte without its continuation
-    std::string out;
-    append_line_event(out, 0, Stream::out, line, false, false);
-    const auto event = nlohmann::json::parse(out);
-    ASSERT_FALSE(event.contains("line")) << "offset " << offset;
-    ASSERT_EQ(base64_decode(event.at("line_b64").get<std::string>()), line) << "offset " << offset;
+TEST(JsonEscape, EqualsNlohmannsDumpForEveryValidUtf8Text) {
+  std::string every_ascii;
+  for (int c = 0; c < 0x80; ++c) every_ascii += static_cast<char>(c);
+  for (const std::string text :
+       {every_ascii, std::string("caf\xC3\xA9 \xE2\x80\xA8 \xF0\x9F\x98\x80")}) {
+    EXPECT_EQ(escaped(text), nlohmann::json(text).dump());
+  }
+}
+
+TEST(JsonEscape, EscapesEveryAsciiByteAtEveryOffsetOfAWord) {
+  for (int byte = 0; byte < 0x80; ++byte) {
+    for (std::size_t offset = 0; offset < 17; ++offset) {
+      std::string text(17, 'a');
+      text[offset] = static_cast<char>(byte);
+      std::string out;
+      append_json_string(out, text);
+      ASSERT_EQ(nlohmann::json::parse(out).get<std::string>(), text)
+          << "byte " << byte << " at offset " << offset;
+    }
   }
 }
 
 }  // namespace
-}  // namespace claude::recorder
+}  // namespace claude::base

@@ -1,4 +1,4 @@
-#include "claude/recorder/private_file.hpp"
+#include "claude/base/private_file.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -7,7 +7,9 @@
 #include <cerrno>
 #include <cstring>
 
-namespace claude::recorder {
+#include "claude/base/write_all.hpp"
+
+namespace claude::base {
 namespace {
 
 constexpr std::string_view kRefused = "exists; files are never overwritten without --force";
@@ -33,19 +35,6 @@ std::optional<std::string> private_file_problem(const std::filesystem::path& pat
   return std::nullopt;
 }
 
-bool write_all_to(int fd, std::string_view text) {
-  while (!text.empty()) {
-    const ssize_t n = ::write(fd, text.data(), text.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      if (n == 0) errno = EIO;
-      return false;
-    }
-    text.remove_prefix(static_cast<std::size_t>(n));
-  }
-  return true;
-}
-
 std::optional<std::string> write_private_file(const std::filesystem::path& path,
                                               std::string_view text, bool replace) {
   if (auto problem = private_file_problem(path, replace)) return problem;
@@ -53,7 +42,7 @@ std::optional<std::string> write_private_file(const std::filesystem::path& path,
   const int fd =
       ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0) return std::string(std::strerror(errno));
-  bool written = write_all_to(fd, text);
+  bool written = write_all(fd, text);
   int saved = errno;
   if (::close(fd) != 0 && written) {
     written = false;
@@ -83,4 +72,4 @@ int open_private_file(const std::filesystem::path& path, bool replace, std::stri
   return fd;
 }
 
-}  // namespace claude::recorder
+}  // namespace claude::base

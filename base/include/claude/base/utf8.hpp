@@ -7,8 +7,8 @@
 
 #include <string_view>
 
-namespace claude::recorder {
+namespace claude::base {
 
 [[nodiscard]] bool is_valid_utf8(std::string_view bytes) noexcept;
 
-}  // namespace claude::recorder
+}  // namespace claude::base

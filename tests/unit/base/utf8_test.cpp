@@ -1,8 +1,8 @@
-#include "claude/recorder/utf8.hpp"
+#include "claude/base/utf8.hpp"
 
 #include <gtest/gtest.h>
 
-namespace claude::recorder {
+namespace claude::base {
 namespace {
 
 TEST(RecorderUtf8, AcceptsAsciiAndWellFormedMultibyteText) {
@@ -31,4 +31,4 @@ TEST(RecorderUtf8, FindsAnInvalidByteAfterALongAsciiRun) {
 }
 
 }  // namespace
-}  // namespace claude::recorder
+}  // namespace claude::base

@@ -18,7 +18,7 @@
 #include <string>
 #include <string_view>
 
-namespace claude::recorder {
+namespace claude::base {
 
 // Why `path` cannot take a new private file, checked before a long run: it exists and `replace`
 // is false, it is a directory, or its parent folder does not exist.
@@ -35,7 +35,4 @@ namespace claude::recorder {
 [[nodiscard]] int open_private_file(const std::filesystem::path& path, bool replace,
                                     std::string& reason);
 
-// All bytes of `text` to `fd`, retrying short writes and EINTR; false with errno set otherwise.
-[[nodiscard]] bool write_all_to(int fd, std::string_view text);
-
-}  // namespace claude::recorder
+}  // namespace claude::base

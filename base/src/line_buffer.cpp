@@ -1,8 +1,8 @@
-#include "claude/sdk/line_buffer.hpp"
+#include "claude/base/line_buffer.hpp"
 
 #include <cstring>
 
-namespace claude::sdk {
+namespace claude::base {
 namespace {
 
 constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
@@ -80,4 +80,4 @@ void LineBuffer::finish_impl(EventSink sink) {
   pending_.clear();
 }
 
-}  // namespace claude::sdk
+}  // namespace claude::base

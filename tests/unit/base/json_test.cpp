@@ -1,6 +1,6 @@
 // parse_json reads through simdjson and falls back to nlohmann; either way the value, its number
 // kinds, key order and every error message must be what nlohmann alone gives (the reference).
-#include "claude/emulator/json_text.hpp"
+#include "claude/base/json.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace claude::emulator {
+namespace claude::base {
 namespace {
 
 // nlohmann behind the same depth cap: what parse_json returned before it had a fast path.
@@ -291,4 +291,4 @@ TEST(JsonText, StringsDecodeLikeNlohmannOnEveryEscapedCodePoint) {
 }
 
 }  // namespace
-}  // namespace claude::emulator
+}  // namespace claude::base

@@ -1,9 +1,9 @@
-#include "claude/recorder/base64.hpp"
+#include "claude/base/base64.hpp"
 
 #include <array>
 #include <cstdint>
 
-namespace claude::recorder {
+namespace claude::base {
 namespace {
 
 constexpr std::string_view kAlphabet =
@@ -78,4 +78,4 @@ std::optional<std::string> base64_decode(std::string_view text) {
   return out;
 }
 
-}  // namespace claude::recorder
+}  // namespace claude::base

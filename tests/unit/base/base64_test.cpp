@@ -1,10 +1,10 @@
-#include "claude/recorder/base64.hpp"
+#include "claude/base/base64.hpp"
 
 #include <gtest/gtest.h>
 
 #include <random>
 
-namespace claude::recorder {
+namespace claude::base {
 namespace {
 
 TEST(RecorderBase64, EncodesTheRfc4648TestVectors) {
@@ -34,4 +34,4 @@ TEST(RecorderBase64, RejectsMalformedText) {
 }
 
 }  // namespace
-}  // namespace claude::recorder
+}  // namespace claude::base

@@ -10,10 +10,10 @@
 #include <string>
 #include <string_view>
 
-namespace claude::recorder {
+namespace claude::base {
 
 void base64_append(std::string& out, std::string_view bytes);
 [[nodiscard]] std::string base64_encode(std::string_view bytes);
 [[nodiscard]] std::optional<std::string> base64_decode(std::string_view text);
 
-}  // namespace claude::recorder
+}  // namespace claude::base

@@ -21,20 +21,10 @@
 #include <string_view>
 #include <variant>
 
+#include "claude/sdk/errors.hpp"
 #include "claude/sdk/message.hpp"
 
 namespace claude::sdk {
-
-struct ParseError {
-  enum class Kind : std::uint8_t { not_json, not_object, missing_field, wrong_type, too_deep };
-  Kind kind = Kind::not_json;
-  std::string field;    // JSON Pointer of the member at fault ("" for the whole line)
-  std::string message;  // human-readable reason
-
-  friend bool operator==(const ParseError&, const ParseError&) = default;
-};
-
-std::string_view to_string(ParseError::Kind kind) noexcept;
 
 using ParseResult = std::variant<Message, ParseError>;
 

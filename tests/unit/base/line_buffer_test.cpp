@@ -1,5 +1,5 @@
 // LineBuffer against the framing cases of docs/protocol.md §2.1 and the rules in line_buffer.hpp.
-#include "claude/sdk/line_buffer.hpp"
+#include "claude/base/line_buffer.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-namespace claude::sdk {
+namespace claude::base {
 namespace {
 
 struct Seen {
@@ -254,4 +254,4 @@ TEST(LineBuffer, DefaultCapIs32MiB) {
 }
 
 }  // namespace
-}  // namespace claude::sdk
+}  // namespace claude::base

@@ -1,4 +1,4 @@
-#include "claude/emulator/json_text.hpp"
+#include "claude/base/json.hpp"
 
 #include <simdjson.h>
 
@@ -7,11 +7,11 @@
 #include <optional>
 #include <string>
 
-namespace claude::emulator {
+namespace claude::base {
 namespace {
 
-// Lines up to this size share one parser per thread; a bigger one gets a parser of its own,
-// freed after use, so one huge line does not pin its parse buffers for the rest of the run.
+// Texts up to this size share one parser per thread; a bigger one gets a parser of its own,
+// freed after use, so one huge text does not pin its parse buffers for the rest of the run.
 constexpr std::size_t kSharedParserBytes = std::size_t{1} << 20;
 
 // simdjson reads `-0` as the signed integer 0; nlohmann keeps it apart from `0` (number_integer
@@ -27,26 +27,27 @@ bool has_negative_zero_literal(std::string_view text) {
 }
 
 // The same value nlohmann's parser builds: non-negative integers are number_unsigned, negative
-// ones number_integer, the rest number_float; a repeated key keeps its first place and its last
-// value (ordered_map::operator[]).
-Json to_json(simdjson::dom::element element, bool& saw_zero_integer) {
+// ones number_integer, the rest number_float; a repeated key keeps its last value (and, in an
+// ordered object, its first place: ordered_map::operator[]).
+template <class Value>
+Value to_json(simdjson::dom::element element, bool& saw_zero_integer) {
   using simdjson::dom::element_type;
   switch (element.type()) {
     case element_type::ARRAY: {
-      Json array = Json::array();
-      auto& items = array.get_ref<Json::array_t&>();
+      Value array = Value::array();
+      auto& items = array.template get_ref<typename Value::array_t&>();
       const simdjson::dom::array source = element.get_array().value_unsafe();
       for (simdjson::dom::element item : source) {
-        items.push_back(to_json(item, saw_zero_integer));
+        items.push_back(to_json<Value>(item, saw_zero_integer));
       }
       return array;
     }
     case element_type::OBJECT: {
-      Json object = Json::object();
-      auto& members = object.get_ref<Json::object_t&>();
+      Value object = Value::object();
+      auto& members = object.template get_ref<typename Value::object_t&>();
       const simdjson::dom::object source = element.get_object().value_unsafe();
       for (simdjson::dom::key_value_pair member : source) {
-        members[std::string(member.key)] = to_json(member.value, saw_zero_integer);
+        members[std::string(member.key)] = to_json<Value>(member.value, saw_zero_integer);
       }
       return object;
     }
@@ -56,24 +57,24 @@ Json to_json(simdjson::dom::element element, bool& saw_zero_integer) {
       std::string copy;
       copy.reserve(text.size() + 1);
       copy.assign(text);
-      return Json(std::move(copy));
+      return Value(std::move(copy));
     }
     case element_type::INT64: {
       const std::int64_t n = element.get_int64().value_unsafe();
-      if (n < 0) return Json(n);
+      if (n < 0) return Value(n);
       if (n == 0) saw_zero_integer = true;
-      return Json(static_cast<std::uint64_t>(n));
+      return Value(static_cast<std::uint64_t>(n));
     }
     case element_type::UINT64:
-      return Json(element.get_uint64().value_unsafe());
+      return Value(element.get_uint64().value_unsafe());
     case element_type::DOUBLE:
-      return Json(element.get_double().value_unsafe());
+      return Value(element.get_double().value_unsafe());
     case element_type::BOOL:
-      return Json(element.get_bool().value_unsafe());
+      return Value(element.get_bool().value_unsafe());
     case element_type::NULL_VALUE:
       break;
   }
-  return Json(nullptr);
+  return Value(nullptr);
 }
 
 bool limit_depth(simdjson::dom::parser& parser) {
@@ -83,10 +84,11 @@ bool limit_depth(simdjson::dom::parser& parser) {
 
 // simdjson's answer when it accepts the text (it then agrees with nlohmann, the depth cap
 // included); nullopt sends the caller to nlohmann, whose result and message stay the reference.
-std::optional<Json> parse_fast(std::string_view text) {
+template <class Value>
+std::optional<Value> parse_fast(std::string_view text) {
   thread_local simdjson::dom::parser shared;
   thread_local const bool shared_ready = limit_depth(shared);
-  simdjson::dom::parser own;  // allocates only when a line is too big for the shared one
+  simdjson::dom::parser own;  // allocates only when a text is too big for the shared one
   const bool big = text.size() > kSharedParserBytes;
   if (big ? !limit_depth(own) : !shared_ready) return std::nullopt;
   simdjson::dom::element root;
@@ -94,18 +96,9 @@ std::optional<Json> parse_fast(std::string_view text) {
     return std::nullopt;
   }
   bool saw_zero_integer = false;
-  Json value = to_json(root, saw_zero_integer);
+  Value value = to_json<Value>(root, saw_zero_integer);
   if (saw_zero_integer && has_negative_zero_literal(text)) return std::nullopt;
   return value;
-}
-
-// nlohmann's answer (the reference), behind the nesting cap.
-Json parse_exact(std::string_view text) {
-  if (json_nesting_depth(text, kMaxJsonDepth) > kMaxJsonDepth) {
-    throw Json::parse_error::create(
-        101, 0, "nested deeper than " + std::to_string(kMaxJsonDepth) + " levels", nullptr);
-  }
-  return Json::parse(text);
 }
 
 }  // namespace
@@ -137,15 +130,24 @@ std::size_t json_nesting_depth(std::string_view text, std::size_t stop_after) {
 }
 
 Json parse_json(std::string_view text) {
-  if (auto fast = parse_fast(text)) return std::move(*fast);
-  return parse_exact(text);
+  if (auto fast = parse_fast<Json>(text)) return std::move(*fast);
+  if (json_nesting_depth(text, kMaxJsonDepth) > kMaxJsonDepth) {
+    throw Json::parse_error::create(
+        101, 0, "nested deeper than " + std::to_string(kMaxJsonDepth) + " levels", nullptr);
+  }
+  return Json::parse(text);
 }
 
 Json parse_json_or_discarded(std::string_view text) {
-  if (auto fast = parse_fast(text)) return std::move(*fast);
+  if (auto fast = parse_fast<Json>(text)) return std::move(*fast);
   if (json_nesting_depth(text, kMaxJsonDepth) > kMaxJsonDepth)
     return Json(Json::value_t::discarded);
   return Json::parse(text, nullptr, /*allow_exceptions=*/false);
 }
 
-}  // namespace claude::emulator
+nlohmann::json parse_unordered_json_or_discarded(std::string_view text) {
+  if (auto fast = parse_fast<nlohmann::json>(text)) return std::move(*fast);
+  return nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+}
+
+}  // namespace claude::base

@@ -1,11 +1,11 @@
-#include "claude/recorder/utf8.hpp"
+#include "claude/base/utf8.hpp"
 
 #include <simdjson.h>
 
-namespace claude::recorder {
+namespace claude::base {
 
 bool is_valid_utf8(std::string_view bytes) noexcept {
   return simdjson::validate_utf8(bytes.data(), bytes.size());
 }
 
-}  // namespace claude::recorder
+}  // namespace claude::base
