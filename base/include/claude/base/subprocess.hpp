@@ -34,15 +34,15 @@ struct ChildFd {
 };
 
 struct SpawnOptions {
-  std::vector<std::string> argv;                // argv[0] is the program unless `program` is set
-  std::string program;                          // the file to run, when it is not argv[0]
-  bool search_path = false;                     // argv[0] without '/' is looked up on our PATH
-  std::optional<std::vector<std::string>> env;  // "NAME=value" entries; nullopt: ours
-  std::vector<ChildFd> fds;                     // applied in order; others are inherited
-  std::string cwd;                              // empty: ours
-  bool own_process_group = false;               // the child leads a new group (killpg ends all)
-  std::vector<int> default_signals;             // reset to SIG_DFL (a host may ignore SIGPIPE)
-  bool empty_signal_mask = false;               // the child blocks no signal
+  std::vector<std::string> argv{};                // argv[0] is the program unless `program` is set
+  std::string program{};                          // the file to run, when it is not argv[0]
+  bool search_path = false;                       // argv[0] without '/' is looked up on our PATH
+  std::optional<std::vector<std::string>> env{};  // "NAME=value" entries; nullopt: ours
+  std::vector<ChildFd> fds{};                     // applied in order; others are inherited
+  std::string cwd{};                              // empty: ours
+  bool own_process_group = false;                 // the child leads a new group (killpg ends all)
+  std::vector<int> default_signals{};             // reset to SIG_DFL (a host may ignore SIGPIPE)
+  bool empty_signal_mask = false;                 // the child blocks no signal
 };
 
 struct Spawned {
