@@ -4,7 +4,7 @@
 // What it does: maps the spec onto claude::sdk::Options (callbacks that look their answers up in
 // the spec and report each invocation), then runs the session:
 //  - `prompt` without control calls: `claude::sdk::query(prompt, options)`, so stdin closes
-//    exactly when query() decides (PROTOCOL.md §8.3);
+//    exactly when query() decides (docs/protocol.md §8.3);
 //  - `turns`, or a `prompt` with control calls: `claude::sdk::Client`, since only Client offers
 //    control calls and streaming input. The input "stream" ends as the spec says; stdin is then
 //    closed at once when nothing can call back and no control call is armed, otherwise after the

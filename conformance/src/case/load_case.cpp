@@ -18,7 +18,7 @@ std::string at(const std::filesystem::path& file, std::size_t line, std::string_
   return file.string() + ":" + std::to_string(line) + ": " + std::string(reason);
 }
 
-// The header is the first line that is neither blank nor a `#` comment (DESIGN.md §3).
+// The header is the first line that is neither blank nor a `#` comment (docs/scenario.md#header).
 std::optional<std::pair<std::size_t, std::string>> header_line(const std::filesystem::path& file) {
   std::string error;
   // load_scenario_file read it first with the same limit and reported any error.

@@ -120,9 +120,16 @@ void Engine::write(std::string bytes, std::optional<std::size_t> step, Output::S
   output_.push_back(Output{stream, std::move(bytes), step});
 }
 
-void Engine::write_chunk(std::string bytes, std::size_t step) {
-  write(std::move(bytes), step);
+bool Engine::write_next_chunk(const Step& step, std::size_t index) {
+  // Past the listed sizes, the rest goes in one piece.
+  const std::size_t n =
+      chunk_next_ < step.chunks.size() ? step.chunks[chunk_next_] : chunk_bytes_.size();
+  ++chunk_next_;
+  std::string piece = chunk_bytes_.substr(0, n);
+  chunk_bytes_.erase(0, std::min(n, chunk_bytes_.size()));
+  write(std::move(piece), index);
   output_.back().own_write = true;
+  return !chunk_bytes_.empty();
 }
 
 void Engine::write_message(const Json& message, std::optional<std::size_t> step) {
@@ -700,19 +707,7 @@ bool Engine::run_step(Step& step, std::size_t index, Millis now) {
   }
   switch (step.verb) {
     case Verb::send: {
-      if (!chunk_bytes_.empty()) {
-        // Resuming a chunked send after its gap.
-        const std::size_t n =
-            chunk_next_ < step.chunks.size() ? step.chunks[chunk_next_] : chunk_bytes_.size();
-        ++chunk_next_;
-        std::string piece = chunk_bytes_.substr(0, n);
-        chunk_bytes_.erase(0, std::min(n, chunk_bytes_.size()));
-        write_chunk(std::move(piece), index);
-        if (!chunk_bytes_.empty()) {
-          wake_at_ = now + step.gap_ms;
-          return false;
-        }
-      } else {
+      if (chunk_bytes_.empty()) {  // else a chunked send resumes after its gap
         std::string line;
         if (step.verbatim) {
           line = std::move(step.text);
@@ -732,18 +727,12 @@ bool Engine::run_step(Step& step, std::size_t index, Millis now) {
         } else {
           chunk_bytes_ = std::move(line);
           chunk_next_ = 0;
-          while (!chunk_bytes_.empty()) {
-            const std::size_t n =
-                chunk_next_ < step.chunks.size() ? step.chunks[chunk_next_] : chunk_bytes_.size();
-            ++chunk_next_;
-            std::string piece = chunk_bytes_.substr(0, n);
-            chunk_bytes_.erase(0, std::min(n, chunk_bytes_.size()));
-            write_chunk(std::move(piece), index);
-            if (!chunk_bytes_.empty() && step.gap_ms > 0) {
-              wake_at_ = now + step.gap_ms;
-              return false;
-            }
-          }
+        }
+      }
+      while (!chunk_bytes_.empty()) {
+        if (write_next_chunk(step, index) && step.gap_ms > 0) {
+          wake_at_ = now + step.gap_ms;
+          return false;
         }
       }
       for (auto& out : deferred_) {

@@ -1,6 +1,7 @@
-// Generalises a recording into steps (DESIGN.md §4): the CLI's lines are replayed verbatim, the
-// SDK's lines become expectations on what they said (sdk_line_grading.hpp), and ids the SDK chose
-// (request ids, hook callback ids) are captured so the recorded lines can carry the live ones.
+// Generalises a recording into steps (docs/scenario.md#recordings): the CLI's lines are replayed
+// verbatim, the SDK's lines become expectations on what they said (sdk_line_grading.hpp), and ids
+// the SDK chose (request ids, hook callback ids) are captured so the recorded lines can carry the
+// live ones.
 #include <cmath>
 #include <csignal>
 

@@ -1,6 +1,6 @@
-// control.*: the control protocol (PROTOCOL.md §4–§7) at its edges: requests nobody registered,
-// ids seen twice or never, cancellations racing answers, replies out of order, initialize slow or
-// never answered.
+// control.*: the control protocol (docs/protocol.md §4–§7) at its edges: requests nobody
+// registered, ids seen twice or never, cancellations racing answers, replies out of order,
+// initialize slow or never answered.
 #include <array>
 
 #include "mutate/mutation_kit.hpp"

@@ -1,4 +1,5 @@
-// The pattern language of scenarios (DESIGN.md §3), as model-stub uses it on request bodies.
+// The pattern language of scenarios (docs/scenario.md#patterns), as model-stub uses it on request
+// bodies.
 //
 // model-stub owns no matcher: these calls go to claude::emulator's match / check_pattern /
 // substitute, so a model script and a scenario can never disagree on what a pattern means.

@@ -121,6 +121,22 @@ struct Picked {
   }
 };
 
+// The keys a parse function reads from one object. `keys("usage")` is the position of "usage",
+// found at compile time: a field is named by its JSON key, and a key missing from the list does
+// not compile.
+template <std::size_t N>
+struct KeyList {
+  std::array<std::string_view, N> names;
+  consteval std::size_t operator()(std::string_view key) const {
+    for (std::size_t i = 0; i < N; ++i) {
+      if (names[i] == key) return i;
+    }
+    throw "key not in this KeyList";  // not a constant expression: the call does not compile
+  }
+};
+template <class... Names>
+KeyList(Names...) -> KeyList<sizeof...(Names)>;
+
 // Most keys differ from a wanted one in length or first byte: test those before memcmp.
 bool same_key(std::string_view a, std::string_view b) {
   return a.size() == b.size() &&
@@ -128,11 +144,11 @@ bool same_key(std::string_view a, std::string_view b) {
 }
 
 template <std::size_t N>
-void pick_into(Picked<N>& picked, object obj, const std::array<std::string_view, N>& keys) {
+void pick_into(Picked<N>& picked, object obj, const KeyList<N>& keys) {
   std::size_t ordinal = 0;
   for (auto field : obj) {
     for (std::size_t i = 0; i < N; ++i) {
-      if (same_key(field.key, keys[i])) {
+      if (same_key(field.key, keys.names[i])) {
         picked.values[i] = field.value;
         picked.ordinals[i] = ordinal;
         break;
@@ -144,11 +160,19 @@ void pick_into(Picked<N>& picked, object obj, const std::array<std::string_view,
 }
 
 template <std::size_t N>
-Picked<N> pick(object obj, const std::array<std::string_view, N>& keys,
-               ChildSlices slices = ChildSlices()) {
+Picked<N> pick(object obj, const KeyList<N>& keys, ChildSlices slices = ChildSlices()) {
   Picked<N> picked{{}, {}, slices};
   pick_into(picked, obj, keys);
   return picked;
+}
+
+// The last value of `key` in `obj`, for objects read for one member only.
+std::optional<element> last_member(object obj, std::string_view key) {
+  std::optional<element> value;
+  for (auto field : obj) {
+    if (same_key(field.key, key)) value = field.value;
+  }
+  return value;
 }
 
 // A JSON Pointer ("/message/content/2/text"), spelled out only when a fault names it.
@@ -279,8 +303,8 @@ bool is_blank(std::string_view text) {
   return text.find_first_not_of(" \t\r\n") == std::string_view::npos;
 }
 
-// `errors` of a result, normalised (EDGE_CASES 37): a bare string is one error; blank strings and
-// entries that are not strings are dropped. The full value stays in `Message::json()`.
+// `errors` of a result, normalised (docs/protocol.md §3.4): a bare string is one error; blank
+// strings and entries that are not strings are dropped. The full value stays in `Message::json()`.
 std::vector<std::string> error_list(const std::optional<element>& value, bool& present) {
   std::vector<std::string> out;
   std::string_view text;
@@ -315,34 +339,33 @@ void parse_block(const element& value, std::string_view field, std::size_t index
                  ChildSlices& siblings, ContentBlock& block) {
   object obj;
   if (value.get(obj) != simdjson::SUCCESS) fail(ParseError::Kind::wrong_type, {field, index, {}});
-  static constexpr std::array<std::string_view, 11> keys{
-      "type", "text",  "thinking",    "signature", "data",    "id",
-      "name", "input", "tool_use_id", "content",   "is_error"};
+  static constexpr KeyList keys{"type", "text",  "thinking",    "signature", "data",    "id",
+                                "name", "input", "tool_use_id", "content",   "is_error"};
   auto f = pick(obj, keys, ChildSlices(&siblings, index));
-  block.type = require_string(f[0], {field, index, "type"});
+  block.type = require_string(f[keys("type")], {field, index, "type"});
   block.kind = block_kind(block.type);
   using Kind = ContentBlock::Kind;
   switch (block.kind) {
     case Kind::text:
-      block.text = require_string(f[1], {field, index, "text"});
+      block.text = require_string(f[keys("text")], {field, index, "text"});
       break;
     case Kind::thinking:
-      block.text = require_string(f[2], {field, index, "thinking"});
-      block.signature = loose_string(f[3]);
+      block.text = require_string(f[keys("thinking")], {field, index, "thinking"});
+      block.signature = loose_string(f[keys("signature")]);
       break;
     case Kind::redacted_thinking:
-      block.text = loose_string(f[4]);
+      block.text = loose_string(f[keys("data")]);
       break;
     case Kind::tool_use:
     case Kind::server_tool_use:
-      block.id = require_string(f[5], {field, index, "id"});
-      block.name = require_string(f[6], {field, index, "name"});
-      block.input = json_text(f, 7);
+      block.id = require_string(f[keys("id")], {field, index, "id"});
+      block.name = require_string(f[keys("name")], {field, index, "name"});
+      block.input = json_text(f, keys("input"));
       break;
     case Kind::tool_result:
-      block.tool_use_id = require_string(f[8], {field, index, "tool_use_id"});
-      block.content = json_text(f, 9);
-      block.is_error = loose_bool(f[10]);
+      block.tool_use_id = require_string(f[keys("tool_use_id")], {field, index, "tool_use_id"});
+      block.content = json_text(f, keys("content"));
+      block.is_error = loose_bool(f[keys("is_error")]);
       break;
     case Kind::unknown:
       block.raw = json_text(value, siblings.slice(index));
@@ -359,235 +382,229 @@ std::vector<ContentBlock> parse_blocks(simdjson::dom::array items, std::string_v
   return blocks;
 }
 
-// Fields almost every CLI frame carries.
-constexpr std::size_t kUuid = 0, kSessionId = 1, kParentToolUseId = 2;
-
 void parse_system(object obj, ChildSlices raw, SystemMessage& msg) {
-  static constexpr std::array<std::string_view, 22> keys{
-      "uuid",           "session_id",    "parent_tool_use_id",
-      "subtype",        "cwd",           "model",
-      "permissionMode", "apiKeySource",  "claude_code_version",
-      "output_style",   "tools",         "slash_commands",
-      "agents",         "skills",        "mcp_servers",
-      "task_id",        "status",        "patch",
-      "state",          "sdk_host_only", "data",
-      "hook_event"};
+  static constexpr KeyList keys{
+      "uuid",         "session_id",     "subtype",        "cwd",
+      "model",        "permissionMode", "apiKeySource",   "claude_code_version",
+      "output_style", "tools",          "slash_commands", "agents",
+      "skills",       "mcp_servers",    "task_id",        "status",
+      "patch",        "state",          "sdk_host_only"};
   auto f = pick(obj, keys, raw);
-  msg.uuid = loose_string(f[kUuid]);
-  msg.session_id = loose_string(f[kSessionId]);
-  msg.subtype = require_string(f[3], "/subtype");
+  msg.uuid = loose_string(f[keys("uuid")]);
+  msg.session_id = loose_string(f[keys("session_id")]);
+  msg.subtype = require_string(f[keys("subtype")], "/subtype");
   if (msg.subtype == "init") {
     SystemInit init;
-    init.cwd = loose_string(f[4]);
-    init.model = loose_string(f[5]);
-    init.permission_mode = loose_string(f[6]);
-    init.api_key_source = loose_string(f[7]);
-    init.claude_code_version = loose_string(f[8]);
-    init.output_style = loose_string(f[9]);
-    init.tools = string_list(f[10]);
-    init.slash_commands = string_list(f[11]);
-    init.agents = string_list(f[12]);
-    init.skills = string_list(f[13]);
-    init.mcp_servers = json_text(f, 14);
+    init.cwd = loose_string(f[keys("cwd")]);
+    init.model = loose_string(f[keys("model")]);
+    init.permission_mode = loose_string(f[keys("permissionMode")]);
+    init.api_key_source = loose_string(f[keys("apiKeySource")]);
+    init.claude_code_version = loose_string(f[keys("claude_code_version")]);
+    init.output_style = loose_string(f[keys("output_style")]);
+    init.tools = string_list(f[keys("tools")]);
+    init.slash_commands = string_list(f[keys("slash_commands")]);
+    init.agents = string_list(f[keys("agents")]);
+    init.skills = string_list(f[keys("skills")]);
+    init.mcp_servers = json_text(f, keys("mcp_servers"));
     msg.init = std::move(init);
   }
   if (msg.is_task_event()) {
-    msg.task_id = optional_string(f[15], "/task_id");
-    msg.task_status = loose_string(f[16]);
+    msg.task_id = optional_string(f[keys("task_id")], "/task_id");
+    msg.task_status = loose_string(f[keys("status")]);
     object patch;
-    if (f[17] && f[17]->get(patch) == simdjson::SUCCESS) {
-      static constexpr std::array<std::string_view, 1> patch_keys{"status"};
-      msg.task_status = loose_string(pick(patch, patch_keys)[0]);
+    if (const auto& value = f[keys("patch")]; value && value->get(patch) == simdjson::SUCCESS) {
+      msg.task_status = loose_string(last_member(patch, "status"));
     }
   }
-  msg.state = loose_string(f[18]);
-  msg.sdk_host_only = loose_bool(f[19]);
+  msg.state = loose_string(f[keys("state")]);
+  msg.sdk_host_only = loose_bool(f[keys("sdk_host_only")]);
 }
 
 void parse_assistant(object obj, ChildSlices raw, AssistantMessage& msg) {
-  static constexpr std::array<std::string_view, 5> keys{"uuid", "session_id", "parent_tool_use_id",
-                                                        "message", "error"};
+  static constexpr KeyList keys{"uuid", "session_id", "parent_tool_use_id", "message", "error"};
   auto f = pick(obj, keys, raw);
-  msg.uuid = loose_string(f[kUuid]);
-  msg.session_id = loose_string(f[kSessionId]);
-  msg.parent_tool_use_id = nullable_string(f[kParentToolUseId], "/parent_tool_use_id");
-  msg.error = nullable_string(f[4], "/error");
-  object message = require_object(f[3], "/message");
-  static constexpr std::array<std::string_view, 5> message_keys{"id", "model", "content",
-                                                                "stop_reason", "usage"};
-  auto m = pick(message, message_keys, f.child(3));
-  msg.message_id = loose_string(m[0]);
-  msg.model = require_string(m[1], "/message/model");
-  if (!m[2]) fail(ParseError::Kind::missing_field, "/message/content");
+  msg.uuid = loose_string(f[keys("uuid")]);
+  msg.session_id = loose_string(f[keys("session_id")]);
+  msg.parent_tool_use_id = nullable_string(f[keys("parent_tool_use_id")], "/parent_tool_use_id");
+  msg.error = nullable_string(f[keys("error")], "/error");
+  object message = require_object(f[keys("message")], "/message");
+  static constexpr KeyList message_keys{"id", "model", "content", "stop_reason", "usage"};
+  auto m = pick(message, message_keys, f.child(keys("message")));
+  msg.message_id = loose_string(m[message_keys("id")]);
+  msg.model = require_string(m[message_keys("model")], "/message/model");
+  const auto& content_value = m[message_keys("content")];
+  if (!content_value) fail(ParseError::Kind::missing_field, "/message/content");
   simdjson::dom::array content;
-  if (m[2]->get(content) != simdjson::SUCCESS) {
+  if (content_value->get(content) != simdjson::SUCCESS) {
     fail(ParseError::Kind::wrong_type, "/message/content");
   }
-  msg.content = parse_blocks(content, "/message/content", m.child(2));
-  msg.stop_reason = nullable_string(m[3], "/message/stop_reason");
-  msg.usage = json_text(m, 4);
+  msg.content = parse_blocks(content, "/message/content", m.child(message_keys("content")));
+  msg.stop_reason = nullable_string(m[message_keys("stop_reason")], "/message/stop_reason");
+  msg.usage = json_text(m, message_keys("usage"));
 }
 
 void parse_user(object obj, ChildSlices raw, UserMessage& msg) {
-  static constexpr std::array<std::string_view, 7> keys{
-      "uuid",     "session_id",      "parent_tool_use_id", "message",
-      "isReplay", "tool_use_result", "isSynthetic"};
+  static constexpr KeyList keys{"uuid",     "session_id",      "parent_tool_use_id", "message",
+                                "isReplay", "tool_use_result", "isSynthetic"};
   auto f = pick(obj, keys, raw);
-  msg.uuid = loose_string(f[kUuid]);
-  msg.session_id = loose_string(f[kSessionId]);
-  msg.parent_tool_use_id = nullable_string(f[kParentToolUseId], "/parent_tool_use_id");
-  msg.is_replay = loose_bool(f[4]);
-  msg.tool_use_result = json_text(f, 5);
-  msg.is_synthetic = loose_bool(f[6]);
-  object message = require_object(f[3], "/message");
-  static constexpr std::array<std::string_view, 1> message_keys{"content"};
-  auto picked_content = pick(message, message_keys, f.child(3));
-  const auto& content = picked_content[0];
+  msg.uuid = loose_string(f[keys("uuid")]);
+  msg.session_id = loose_string(f[keys("session_id")]);
+  msg.parent_tool_use_id = nullable_string(f[keys("parent_tool_use_id")], "/parent_tool_use_id");
+  msg.is_replay = loose_bool(f[keys("isReplay")]);
+  msg.tool_use_result = json_text(f, keys("tool_use_result"));
+  msg.is_synthetic = loose_bool(f[keys("isSynthetic")]);
+  object message = require_object(f[keys("message")], "/message");
+  static constexpr KeyList message_keys{"content"};
+  auto picked_content = pick(message, message_keys, f.child(keys("message")));
+  const auto& content = picked_content[message_keys("content")];
   if (!content) fail(ParseError::Kind::missing_field, "/message/content");
   std::string_view text;
   simdjson::dom::array blocks;
   if (content->get(text) == simdjson::SUCCESS) {
     msg.text = std::string(text);
   } else if (content->get(blocks) == simdjson::SUCCESS) {
-    msg.content = parse_blocks(blocks, "/message/content", picked_content.child(0));
+    msg.content =
+        parse_blocks(blocks, "/message/content", picked_content.child(message_keys("content")));
   } else {
     fail(ParseError::Kind::wrong_type, "/message/content");
   }
 }
 
 void parse_result(object obj, ChildSlices raw, ResultMessage& msg) {
-  static constexpr std::array<std::string_view, 18> keys{
-      "uuid",           "session_id",         "parent_tool_use_id", "subtype",          "is_error",
-      "duration_ms",    "duration_api_ms",    "num_turns",          "result",           "errors",
-      "total_cost_usd", "stop_reason",        "terminal_reason",    "api_error_status", "usage",
-      "modelUsage",     "permission_denials", "structured_output"};
+  static constexpr KeyList keys{
+      // required (as the official Python SDK requires them)
+      "subtype", "is_error", "duration_ms", "duration_api_ms", "num_turns", "session_id",
+      // optional
+      "uuid", "result", "errors", "total_cost_usd", "stop_reason", "terminal_reason",
+      "api_error_status", "usage", "modelUsage", "permission_denials", "structured_output"};
   auto f = pick(obj, keys, raw);
-  msg.uuid = loose_string(f[kUuid]);
-  msg.subtype = require_string(f[3], "/subtype");
-  msg.is_error = require_bool(f[4], "/is_error");
-  msg.duration_ms = require_integer(f[5], "/duration_ms");
-  msg.duration_api_ms = require_integer(f[6], "/duration_api_ms");
-  msg.num_turns = require_integer(f[7], "/num_turns");
-  msg.session_id = require_string(f[kSessionId], "/session_id");
-  msg.result = nullable_string(f[8], "/result");
-  msg.errors = error_list(f[9], msg.has_errors);
-  if (f[10] && !f[10]->is_null()) {
+  msg.uuid = loose_string(f[keys("uuid")]);
+  msg.subtype = require_string(f[keys("subtype")], "/subtype");
+  msg.is_error = require_bool(f[keys("is_error")], "/is_error");
+  msg.duration_ms = require_integer(f[keys("duration_ms")], "/duration_ms");
+  msg.duration_api_ms = require_integer(f[keys("duration_api_ms")], "/duration_api_ms");
+  msg.num_turns = require_integer(f[keys("num_turns")], "/num_turns");
+  msg.session_id = require_string(f[keys("session_id")], "/session_id");
+  msg.result = nullable_string(f[keys("result")], "/result");
+  msg.errors = error_list(f[keys("errors")], msg.has_errors);
+  if (const auto& total = f[keys("total_cost_usd")]; total && !total->is_null()) {
     double cost = 0;
-    if (f[10]->get(cost) != simdjson::SUCCESS) {
-      auto whole = as_integer(*f[10]);
+    if (total->get(cost) != simdjson::SUCCESS) {
+      auto whole = as_integer(*total);
       if (!whole) fail(ParseError::Kind::wrong_type, "/total_cost_usd");
       cost = static_cast<double>(*whole);
     }
     msg.total_cost_usd = cost;
   }
-  msg.stop_reason = nullable_string(f[11], "/stop_reason");
-  msg.terminal_reason = nullable_string(f[12], "/terminal_reason");
-  if (f[13] && !f[13]->is_null()) msg.api_error_status = as_integer(*f[13]);
-  msg.usage = json_text(f, 14);
-  msg.model_usage = json_text(f, 15);
-  msg.permission_denials = json_text(f, 16);
-  msg.structured_output = json_text(f, 17);
+  msg.stop_reason = nullable_string(f[keys("stop_reason")], "/stop_reason");
+  msg.terminal_reason = nullable_string(f[keys("terminal_reason")], "/terminal_reason");
+  if (const auto& status = f[keys("api_error_status")]; status && !status->is_null()) {
+    msg.api_error_status = as_integer(*status);
+  }
+  msg.usage = json_text(f, keys("usage"));
+  msg.model_usage = json_text(f, keys("modelUsage"));
+  msg.permission_denials = json_text(f, keys("permission_denials"));
+  msg.structured_output = json_text(f, keys("structured_output"));
 }
 
 void parse_stream_event(object obj, ChildSlices raw, StreamEvent& msg) {
-  static constexpr std::array<std::string_view, 4> keys{"uuid", "session_id", "parent_tool_use_id",
-                                                        "event"};
+  static constexpr KeyList keys{"uuid", "session_id", "parent_tool_use_id", "event"};
   auto f = pick(obj, keys, raw);
-  msg.uuid = loose_string(f[kUuid]);
-  msg.session_id = loose_string(f[kSessionId]);
-  msg.parent_tool_use_id = nullable_string(f[kParentToolUseId], "/parent_tool_use_id");
-  object event = require_object(f[3], "/event");
-  static constexpr std::array<std::string_view, 1> event_keys{"type"};
-  msg.event_type = loose_string(pick(event, event_keys)[0]);
-  msg.event = json_text(f, 3);
+  msg.uuid = loose_string(f[keys("uuid")]);
+  msg.session_id = loose_string(f[keys("session_id")]);
+  msg.parent_tool_use_id = nullable_string(f[keys("parent_tool_use_id")], "/parent_tool_use_id");
+  object event = require_object(f[keys("event")], "/event");
+  msg.event_type = loose_string(last_member(event, "type"));
+  msg.event = json_text(f, keys("event"));
 }
 
 void parse_control_request(object obj, ChildSlices raw, ControlRequest& msg) {
-  static constexpr std::array<std::string_view, 2> keys{"request_id", "request"};
+  static constexpr KeyList keys{"request_id", "request"};
   auto f = pick(obj, keys, raw);
-  msg.request_id = require_string(f[0], "/request_id");
-  object request = require_object(f[1], "/request");
-  static constexpr std::array<std::string_view, 14> request_keys{
-      "subtype",      "tool_name",     "input",       "tool_use_id",    "permission_suggestions",
-      "blocked_path", "agent_id",      "callback_id", "server_name",    "message",
-      "hooks",        "sdkMcpServers", "agents",      "hook_event_name"};
-  auto r = pick(request, request_keys, f.child(1));
-  msg.subtype = require_string(r[0], "/request/subtype");
-  msg.request = json_text(f, 1);
+  msg.request_id = require_string(f[keys("request_id")], "/request_id");
+  object request = require_object(f[keys("request")], "/request");
+  static constexpr KeyList request_keys{
+      "subtype",      "tool_name",     "input",       "tool_use_id", "permission_suggestions",
+      "blocked_path", "agent_id",      "callback_id", "server_name", "message",
+      "hooks",        "sdkMcpServers", "agents"};
+  auto r = pick(request, request_keys, f.child(keys("request")));
+  msg.subtype = require_string(r[request_keys("subtype")], "/request/subtype");
+  msg.request = json_text(f, keys("request"));
   if (msg.subtype == "can_use_tool") {
     CanUseToolRequest typed;
-    typed.tool_name = require_string(r[1], "/request/tool_name");
-    typed.input = json_text(r, 2);
-    typed.tool_use_id = optional_string(r[3], "/request/tool_use_id");
-    typed.permission_suggestions = json_text(r, 4);
-    typed.blocked_path = nullable_string(r[5], "/request/blocked_path");
-    typed.agent_id = nullable_string(r[6], "/request/agent_id");
+    typed.tool_name = require_string(r[request_keys("tool_name")], "/request/tool_name");
+    typed.input = json_text(r, request_keys("input"));
+    typed.tool_use_id = optional_string(r[request_keys("tool_use_id")], "/request/tool_use_id");
+    typed.permission_suggestions = json_text(r, request_keys("permission_suggestions"));
+    typed.blocked_path = nullable_string(r[request_keys("blocked_path")], "/request/blocked_path");
+    typed.agent_id = nullable_string(r[request_keys("agent_id")], "/request/agent_id");
     msg.typed = std::move(typed);
   } else if (msg.subtype == "hook_callback") {
     HookCallbackRequest typed;
-    typed.callback_id = require_string(r[7], "/request/callback_id");
-    typed.tool_use_id = nullable_string(r[3], "/request/tool_use_id");
-    typed.input = json_text(r, 2);
+    typed.callback_id = require_string(r[request_keys("callback_id")], "/request/callback_id");
+    typed.tool_use_id = nullable_string(r[request_keys("tool_use_id")], "/request/tool_use_id");
+    typed.input = json_text(r, request_keys("input"));
     object input;
-    if (r[2] && r[2]->get(input) == simdjson::SUCCESS) {
-      typed.hook_event_name =
-          loose_string(pick(input, std::array<std::string_view, 1>{"hook_event_name"})[0]);
+    if (const auto& value = r[request_keys("input")];
+        value && value->get(input) == simdjson::SUCCESS) {
+      typed.hook_event_name = loose_string(last_member(input, "hook_event_name"));
     }
     msg.typed = std::move(typed);
   } else if (msg.subtype == "mcp_message") {
     McpMessageRequest typed;
-    typed.server_name = require_string(r[8], "/request/server_name");
-    object message = require_object(r[9], "/request/message");
-    typed.method = loose_string(pick(message, std::array<std::string_view, 1>{"method"})[0]);
-    typed.message = json_text(r, 9);
+    typed.server_name = require_string(r[request_keys("server_name")], "/request/server_name");
+    object message = require_object(r[request_keys("message")], "/request/message");
+    typed.method = loose_string(last_member(message, "method"));
+    typed.message = json_text(r, request_keys("message"));
     msg.typed = std::move(typed);
   } else if (msg.subtype == "initialize") {
     InitializeRequest typed;
-    typed.hooks = json_text(r, 10);
-    typed.sdk_mcp_servers = json_text(r, 11);
-    typed.agents = json_text(r, 12);
+    typed.hooks = json_text(r, request_keys("hooks"));
+    typed.sdk_mcp_servers = json_text(r, request_keys("sdkMcpServers"));
+    typed.agents = json_text(r, request_keys("agents"));
     msg.typed = std::move(typed);
   }
 }
 
 void parse_control_response(object obj, ChildSlices raw, ControlResponse& msg) {
-  static constexpr std::array<std::string_view, 4> keys{"response", "pending_permission_requests",
-                                                        "pending_user_dialog_requests",
-                                                        "pending_elicitation_requests"};
+  static constexpr KeyList keys{"response", "pending_permission_requests",
+                                "pending_user_dialog_requests", "pending_elicitation_requests"};
   auto f = pick(obj, keys, raw);
-  object response = require_object(f[0], "/response");
-  static constexpr std::array<std::string_view, 6> response_keys{
-      "subtype", "request_id", "requestId", "response", "error", "error_code"};
-  auto r = pick(response, response_keys, f.child(0));
-  const std::string_view subtype = require_string(r[0], "/response/subtype");
+  object response = require_object(f[keys("response")], "/response");
+  static constexpr KeyList response_keys{"subtype",  "request_id", "requestId",
+                                         "response", "error",      "error_code"};
+  auto r = pick(response, response_keys, f.child(keys("response")));
+  const std::string_view subtype = require_string(r[response_keys("subtype")], "/response/subtype");
   if (subtype != "success" && subtype != "error") {
     fail(ParseError::Kind::wrong_type, "/response/subtype");
   }
   msg.success = subtype == "success";
   // Ruby writes `requestId` beside (or instead of) `request_id`.
-  msg.request_id = r[1] || !r[2] ? require_string(r[1], "/response/request_id")
-                                 : require_string(r[2], "/response/requestId");
+  msg.request_id = r[response_keys("request_id")] || !r[response_keys("requestId")]
+                       ? require_string(r[response_keys("request_id")], "/response/request_id")
+                       : require_string(r[response_keys("requestId")], "/response/requestId");
   if (msg.success) {
-    msg.response = json_text(r, 3);
+    msg.response = json_text(r, response_keys("response"));
   } else {
-    msg.error = loose_string(r[4]);
-    msg.error_code = nullable_string(r[5], "/response/error_code");
+    msg.error = loose_string(r[response_keys("error")]);
+    msg.error_code = nullable_string(r[response_keys("error_code")], "/response/error_code");
   }
-  msg.pending_permission_requests = json_text(f, 1);
-  msg.pending_user_dialog_requests = json_text(f, 2);
-  msg.pending_elicitation_requests = json_text(f, 3);
+  msg.pending_permission_requests = json_text(f, keys("pending_permission_requests"));
+  msg.pending_user_dialog_requests = json_text(f, keys("pending_user_dialog_requests"));
+  msg.pending_elicitation_requests = json_text(f, keys("pending_elicitation_requests"));
 }
 
 ControlCancelRequest parse_control_cancel(object obj) {
-  auto f = pick(obj, std::array<std::string_view, 1>{"request_id"});
-  return ControlCancelRequest{std::string(require_string(f[0], "/request_id"))};
+  return ControlCancelRequest{
+      std::string(require_string(last_member(obj, "request_id"), "/request_id"))};
 }
 
 void parse_rate_limit(object obj, ChildSlices raw, RateLimitEvent& msg) {
-  auto f = pick(obj, std::array<std::string_view, 1>{"rate_limit_info"}, raw);
-  object info = require_object(f[0], "/rate_limit_info");
-  msg.status = loose_string(pick(info, std::array<std::string_view, 1>{"status"})[0]);
-  msg.rate_limit_info = json_text(f, 0);
+  static constexpr KeyList keys{"rate_limit_info"};
+  auto f = pick(obj, keys, raw);
+  object info = require_object(f[keys("rate_limit_info")], "/rate_limit_info");
+  msg.status = loose_string(last_member(info, "status"));
+  msg.rate_limit_info = json_text(f, keys("rate_limit_info"));
 }
 
 // The body is built where it will stay: a message's strings are moved as few times as possible.
@@ -706,7 +723,7 @@ ParseResult MessageParser::parse_line(std::string_view line, LineStorage storage
     if (error) return make_error(ParseError::Kind::not_json, "", simdjson::error_message(error));
     object obj;
     if (root.get(obj) != simdjson::SUCCESS) return make_error(ParseError::Kind::not_object, "");
-    auto type_field = pick(obj, std::array<std::string_view, 1>{"type"})[0];
+    auto type_field = last_member(obj, "type");
     if (!type_field) return make_error(ParseError::Kind::missing_field, "/type");
     std::string_view type;
     if (type_field->get(type) != simdjson::SUCCESS) {

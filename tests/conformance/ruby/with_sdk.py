@@ -4,7 +4,7 @@
 usage: with_sdk.py CMD [ARG...]
 The driver looks for the SDK itself (`ruby driver.rb --sdk-info`: a `claude_agent_sdk` that
 `require` finds, else $CLAUDE_HARNESS_RUBY_SDK_PATH, else <source root>/../shared/peers/ruby-sdk/lib,
-as ../shared/peers/ruby-sdk/README.md says). Found: runs CMD and exits with its status. No `ruby`
+as docs/sdk-ruby.md says). Found: runs CMD and exits with its status. No `ruby`
 on PATH or no SDK: prints why and exits 77, which CTest reports as skipped (SKIP_RETURN_CODE).
 Any other failure of the probe fails the test (1).
 """

@@ -1,4 +1,4 @@
-// LineBuffer against the framing cases of EDGE_CASES.md A and the rules in line_buffer.hpp.
+// LineBuffer against the framing cases of docs/protocol.md §2.1 and the rules in line_buffer.hpp.
 #include "claude/sdk/line_buffer.hpp"
 
 #include <gtest/gtest.h>
@@ -95,7 +95,7 @@ TEST(LineBuffer, MultiByteCharacterSplitAcrossChunksIsReassembledByteForByte) {
 }
 
 TEST(LineBuffer, WhitespaceAtChunkSeamsIsPreserved) {
-  // Space, NBSP, U+2009 and U+3000 right at the seams (EDGE_CASES A2).
+  // Space, NBSP, U+2009 and U+3000 right at the seams (docs/protocol.md §2.1).
   EXPECT_EQ(split_at({"{\"t\":\"a ", " \xC2\xA0", "\xE2\x80\x89", "\xE3\x80\x80", " b\"}\n"}),
             std::vector<Seen>{line("{\"t\":\"a  \xC2\xA0\xE2\x80\x89\xE3\x80\x80 b\"}")});
 }
@@ -175,7 +175,7 @@ TEST(LineBuffer, BufferedBytesNeverExceedTheCap) {
 }
 
 TEST(LineBuffer, NonJsonNoiseLinesAreDeliveredAsLinesBetweenFrames) {
-  // Framing does not judge content; the parser rejects noise (EDGE_CASES A9/A10).
+  // Framing does not judge content; the parser rejects noise (docs/protocol.md §2.1).
   EXPECT_EQ(
       split_at({"[SandboxDebug] Seccomp filtering not available\n{\"a\":1}\nAttempting "
                 "to refresh...\n{\"b\":2}\n"}),

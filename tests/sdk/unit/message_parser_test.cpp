@@ -1,4 +1,4 @@
-// MessageParser: every message type with the shapes of PROTOCOL.md §3–§7, and every ParseError.
+// MessageParser: every message type with the shapes of docs/protocol.md §3–§7, every ParseError.
 #include "claude/sdk/message_parser.hpp"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// The argv and environment built from Options, option by option (PROTOCOL.md §1.2, §1.3).
+// The argv and environment built from Options, option by option (docs/protocol.md §1.2, §1.3).
 #include "claude/sdk/argv_builder.hpp"
 
 #include <gtest/gtest.h>

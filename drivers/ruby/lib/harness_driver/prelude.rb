@@ -2,7 +2,7 @@
 
 # The Ruby 3.2 behaviours the Ruby Agent SDK (claude-agent-sdk 0.30.0) needs, provided on
 # Debian 12's Ruby 3.1 so that the gem loads and drives a CLI there
-# (../shared/peers/ruby-sdk/README.md). Each piece is a no-op on a Ruby that already has it.
+# (docs/sdk-ruby.md). Each piece is a no-op on a Ruby that already has it.
 #
 # 1. `Set` is not autoloaded on 3.1, and the SDK calls `to_set` while it loads (types.rb).
 # 2. `Thread::Queue#pop(timeout:)` is 3.2+. On 3.1 the keyword hash is taken as the positional

@@ -2,7 +2,7 @@
 
 # Finds and loads the Ruby Agent SDK (`claude-agent-sdk` gem, module `ClaudeAgentSDK`).
 #
-# Where it looks, in this order (../shared/peers/ruby-sdk/README.md):
+# Where it looks, in this order (docs/sdk-ruby.md):
 #   1. a `claude_agent_sdk` that `require` already finds (a Bundler or `gem install` setup, or a
 #      RUBYLIB the caller set);
 #   2. the `lib/` folder named by $CLAUDE_HARNESS_RUBY_SDK_PATH when that is set, else

@@ -5,8 +5,8 @@
 // to be woken. It never touches file descriptors, clocks or signals, so unit tests drive it
 // directly; `run_fake_claude` (fake_claude.hpp) is the thin process shell around it.
 //
-// Semantics (DESIGN.md §3, docs/scenario.md): in sequential order steps run one after another. In
-// causal order (recordings, and scenarios that ask for it) a wait (expect, expect_eof,
+// Semantics (docs/scenario.md#ordering-and-verdict): in sequential order steps run one after
+// another. In causal order (recordings, and scenarios that ask for it) a wait (expect, expect_eof,
 // expect_prompt, a request's response) is armed when the steps before it have run and never holds
 // up the steps after it; the other steps run in file order, each once the waits it depends on
 // (Step::waits_for) are done, and exit/kill/hang once every wait is done. `expect` consumes the
@@ -144,8 +144,9 @@ class Engine {
   std::optional<Millis> prompt_due() const;
   void write(std::string bytes, std::optional<std::size_t> step,
              Output::Stream stream = Output::Stream::stdout_stream);
-  // One piece of a chunked send (Output::own_write).
-  void write_chunk(std::string bytes, std::size_t step);
+  // Writes the next piece of the chunked send in `chunk_bytes_` (Output::own_write); true while
+  // bytes remain.
+  bool write_next_chunk(const Step& step, std::size_t index);
   void write_message(const Json& message, std::optional<std::size_t> step);
   // The first pending line matching `pattern` that arrived after transcript index `after`.
   std::optional<std::deque<Pending>::iterator> find_match(const Json& pattern,

@@ -1,7 +1,7 @@
 // Patterns: how a scenario says which JSON values it accepts from the SDK.
 //
 // What it is: a matcher over JSON values (nlohmann::ordered_json, so messages keep their key
-// order when sent). Rules, from DESIGN.md §3:
+// order when sent). Rules (docs/scenario.md#patterns):
 //  - an object pattern matches any object holding at least its keys (extra keys are allowed);
 //  - an array pattern matches an array of the same length, element by element;
 //  - any other value matches an equal value (numbers compare by value: 1 equals 1.0);

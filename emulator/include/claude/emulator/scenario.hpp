@@ -1,5 +1,6 @@
-// Scenarios: what fake-claude plays, loaded from a scenario file (format v1, DESIGN.md §3) or
-// from a recording (format v1, DESIGN.md §4), which is generalised into the same steps.
+// Scenarios: what fake-claude plays, loaded from a scenario file (format v1, docs/scenario.md) or
+// from a recording (format v1, docs/recording.md#format-recording-v1), which is generalised into
+// the same steps.
 //
 // What it is: `Scenario` = header + steps, each step remembering its source line. The loaders
 // here are the one entry point for fake-claude, `harness lint` and `harness convert`

@@ -1,6 +1,6 @@
 // `harness record --offline`: records a session of the real Claude Code CLI with no API key and no
 // network. model-stub (a scripted fake Messages API on 127.0.0.1) answers the CLI; CMD runs with
-// `claude` -> claude-tee -> the real CLI under the offline environment of PROTOCOL.md §14.4
+// `claude` -> claude-tee -> the real CLI under the offline environment of docs/protocol.md §9
 // (fresh temporary HOME, fake key, ANTHROPIC_BASE_URL, the four traffic-disabling variables,
 // ENABLE_TOOL_SEARCH=false, none of the caller's ANTHROPIC_* / CLAUDE_* variables), inside a
 // fresh network namespace whose only interface is loopback when the machine allows it.

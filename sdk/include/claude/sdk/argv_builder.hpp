@@ -1,4 +1,4 @@
-// The CLI's argv and environment for a session, built from Options (PROTOCOL.md §1.2, §1.3).
+// The CLI's argv and environment for a session, built from Options (docs/protocol.md §1.2, §1.3).
 //
 // argv: `<cli> [cli_prefix_args] --output-format stream-json --verbose --input-format stream-json`,
 // then one flag per option that is set, in the order the members appear in Options. Values go

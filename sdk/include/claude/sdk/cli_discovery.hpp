@@ -1,4 +1,4 @@
-// CLI discovery: where the `claude` executable is (PROTOCOL.md §1.1).
+// CLI discovery: where the `claude` executable is (docs/protocol.md §1.1).
 //
 // Order: Options::cli_path (used as given; it must exist and be executable), then every `$PATH`
 // entry, then the known install locations (~/.npm-global/bin, /usr/local/bin, ~/.local/bin,

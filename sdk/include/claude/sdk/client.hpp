@@ -77,7 +77,7 @@ class Client {
   // The unread-message queue's counters (thread-safe).
   [[nodiscard]] MessageQueueStats message_queue_stats() const;
 
-  // Control requests (PROTOCOL.md §6); each returns the answer's payload.
+  // Control requests (docs/protocol.md §6); each returns the answer's payload.
   nlohmann::json interrupt();
   nlohmann::json set_permission_mode(std::string_view mode);
   nlohmann::json set_model(std::optional<std::string> model);

@@ -1,4 +1,4 @@
-// ControlProtocol: the control layer of a session (PROTOCOL.md §5–§7), above a Transport.
+// ControlProtocol: the control layer of a session (docs/protocol.md §5–§7), above a Transport.
 //
 // What it is: the engine that reads the CLI's stdout, parses each line into a `Message`, and
 //  - resolves our outbound requests: a pending-request table keyed by request_id

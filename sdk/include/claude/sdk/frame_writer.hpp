@@ -1,4 +1,4 @@
-// Frames an SDK writes to the CLI's stdin (PROTOCOL.md §4–§5), one NDJSON line each.
+// Frames an SDK writes to the CLI's stdin (docs/protocol.md §4–§5), one NDJSON line each.
 //
 // What it is: small functions that build each frame and serialise it as exactly one line ending
 // in '\n'. Newlines inside strings are escaped by JSON itself; U+2028 and U+2029 are escaped too,

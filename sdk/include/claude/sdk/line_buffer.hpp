@@ -4,21 +4,21 @@
 // fake-claude reading the SDK's stdin, claude-tee splitting a copy of both streams). It takes
 // bytes, never file descriptors, so tests and fuzzers drive it directly.
 //
-// Framing rules (PROTOCOL.md §2):
+// Framing rules (docs/protocol.md §2.1, §2.2):
 //  - A line ends at '\n' and only there. '\r' alone, U+2028 and U+2029 are ordinary bytes: JSON
-//    may carry them raw inside strings, and splitting there is the bug of EDGE_CASES 17.
-//  - `strip_cr`: one '\r' before the '\n' is removed (CRLF producers, EDGE_CASES 14).
+//    may carry them raw inside strings, and splitting there is the bug §2.1 warns of.
+//  - `strip_cr`: one '\r' before the '\n' is removed (CRLF producers).
 //  - `strip_bom`: a UTF-8 byte order mark at the start of a line is removed, as the real CLI
 //    does on its stdin.
 //  - `skip_blank`: lines that are empty or hold only spaces, tabs and '\r' are not delivered
-//    (EDGE_CASES 13).
+//    (§2.1).
 //  - Nothing else is changed: no trimming, no UTF-8 validation, no decoding. A multi-byte
 //    character split across chunks is reassembled because bytes are only ever appended.
 //  - A line longer than `max_line_bytes` (the bytes before '\n', after nothing is stripped) is
 //    reported once, with its full size, as `LineEvent::Kind::oversized`, and its bytes are dropped
 //    up to the next '\n'; reading then continues with the next line.
 //  - `finish()` ends the input: bytes after the last '\n' are delivered as one line flagged
-//    `partial` (EDGE_CASES 15/16), or as an oversized event flagged `partial` if over the cap.
+//    `partial` (§2.1), or as an oversized event flagged `partial` if over the cap.
 //
 // How it fails: it does not; it never throws except std::bad_alloc.
 //
@@ -37,7 +37,7 @@
 namespace claude::sdk {
 
 struct LineBufferOptions {
-  // 32 MiB: real CLIs emit single frames well above 1 MiB (EDGE_CASES 5).
+  // 32 MiB: real CLIs emit single frames well above 1 MiB (docs/protocol.md §2.1).
   std::size_t max_line_bytes = 32u << 20;
   bool strip_cr = true;
   bool strip_bom = true;

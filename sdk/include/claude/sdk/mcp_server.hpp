@@ -1,4 +1,4 @@
-// McpServer: an in-process MCP server whose tools are C++ functions (PROTOCOL.md §7.3).
+// McpServer: an in-process MCP server whose tools are C++ functions (docs/protocol.md §7.3).
 //
 // What it is: the JSON-RPC 2.0 side of an "SDK" MCP server. The CLI reaches it through
 // `mcp_message` control requests; `handle()` answers `initialize` (echoing the client's protocol

@@ -1,4 +1,4 @@
-// The typed message model of the stream-json protocol (PROTOCOL.md §3–§5, §7).
+// The typed message model of the stream-json protocol (docs/protocol.md §3–§5, §7).
 //
 // What it is: one `Message` per NDJSON line the CLI writes (and, for tests, per line an SDK
 // writes). Each message keeps its original line byte for byte; typed fields are copied out of it
@@ -90,7 +90,7 @@ struct ContentBlock {
   friend bool operator==(const ContentBlock&, const ContentBlock&) = default;
 };
 
-// Fields of `system`/`init` (PROTOCOL.md §3.1).
+// Fields of `system`/`init` (docs/protocol.md §3.1).
 struct SystemInit {
   std::string cwd;
   std::string model;
@@ -159,8 +159,8 @@ struct ResultMessage {
   std::int64_t duration_api_ms = 0;
   std::int64_t num_turns = 0;
   std::optional<std::string> result;
-  // Normalised (EDGE_CASES 37): a bare string is one error; blank and non-string entries are
-  // dropped. The value as sent stays in `Message::json()`.
+  // Normalised (docs/protocol.md §3.4): a bare string is one error; blank and non-string entries
+  // are dropped. The value as sent stays in `Message::json()`.
   std::vector<std::string> errors;
   bool has_errors = false;  // `errors` was a string or an array (even an empty one)
   std::optional<double> total_cost_usd;
@@ -185,7 +185,7 @@ struct StreamEvent {
   friend bool operator==(const StreamEvent&, const StreamEvent&) = default;
 };
 
-// Typed views of the control requests the CLI sends (PROTOCOL.md §7).
+// Typed views of the control requests the CLI sends (docs/protocol.md §7).
 struct CanUseToolRequest {
   std::string tool_name;
   JsonText input;
@@ -232,7 +232,7 @@ struct ControlResponse {
   JsonText response;  // `response.response` on success (may be absent)
   std::string error;  // on error
   std::optional<std::string> error_code;
-  // Beside `response` in an `initialize` reply (PROTOCOL.md §5.2).
+  // Beside `response` in an `initialize` reply (docs/protocol.md §5.2).
   JsonText pending_permission_requests;
   JsonText pending_user_dialog_requests;
   JsonText pending_elicitation_requests;

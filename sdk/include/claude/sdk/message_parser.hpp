@@ -1,8 +1,8 @@
 // MessageParser: one NDJSON line → a typed `Message`, or a typed `ParseError`.
 //
-// What it is: the SDK's reader of CLI output (PROTOCOL.md §3–§5). It validates the whole line as
-// JSON (simdjson), requires a JSON object with a string `type`, checks the fields each known type
-// needs (the same ones the official Python SDK requires) and copies the typed fields out.
+// What it is: the SDK's reader of CLI output (docs/protocol.md §3–§5). It validates the whole line
+// as JSON (simdjson), requires a JSON object with a string `type`, checks the fields each known
+// type needs (the same ones the official Python SDK requires) and copies the typed fields out.
 //
 // How it fails: never by exception (only std::bad_alloc passes through). Every failure is a
 // `ParseError` whose `kind` says what was wrong (`not_json`, `not_object`, `missing_field`,

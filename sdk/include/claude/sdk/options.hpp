@@ -2,7 +2,7 @@
 // its environment, callbacks, in-process MCP servers, timeouts and teardown.
 //
 // What it is: a plain struct; members left at their defaults add nothing to the argv (see
-// argv_builder.hpp for the exact mapping, PROTOCOL.md §1.2). Timeouts of 0 disable the timeout.
+// argv_builder.hpp for the exact mapping, docs/protocol.md §1.2). A timeout of 0 disables it.
 //
 // How it fails: contradictory values are reported when the session starts (`build_argv` throws
 // std::invalid_argument naming the option).

@@ -4,7 +4,7 @@
 // returns a `Query` whose `next()` yields every message (system/init, assistant, user, result,
 // …; frames the CLI marks `sdk_host_only` are consumed internally) until the CLI exits.
 //
-// When stdin is closed (PROTOCOL.md §8.3): at once after the prompt when nothing can call back
+// When stdin is closed (docs/protocol.md §8.3): at once after the prompt when nothing can call back
 // (no can_use_tool, no hooks, no in-process MCP servers); otherwise only when the run is over —
 // at `session_state_changed: idle` after a `result` when the CLI reports its state, else at a
 // `result` while no subagent or workflow task is running — so hooks, permission prompts and MCP
