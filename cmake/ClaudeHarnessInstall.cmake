@@ -1,8 +1,8 @@
 # Installation and packaging, in one place so no component's CMakeLists.txt has to know about it.
 #
-# `cmake --install` gives: the executables in bin/; each exported library's public headers in
-# include/; claude::sdk, claude::emulator and claude::recorder (plus claude::fake-claude and
-# claude::harness as imported executables) through find_package(claude_harness CONFIG); a
+# `cmake --install` gives: the executables in bin/; the SDK's public headers in include/claude/sdk;
+# claude::sdk (plus claude::fake-claude and claude::harness as imported executables) through
+# find_package(claude_harness CONFIG); a
 # pkg-config file; the scenario schema, the bundled scenarios and the driver sources under
 # share/claude-harness/; the guides under share/doc/claude_harness/. `cpack -G DEB` packs the same.
 #
@@ -21,17 +21,23 @@ set(CLAUDE_HARNESS_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/claude_harnes
     CACHE STRING "Where the CMake package files go, relative to the prefix")
 set(CLAUDE_HARNESS_INSTALL_DATADIR "${CMAKE_INSTALL_DATADIR}/claude-harness")
 
-# Libraries users link. Static archives carry their PRIVATE dependencies into the export as
-# link-only entries, so the config file must find those too (simdjson, RE2).
+# The one library users link: claude::sdk, with exactly its listed public headers (the
+# CLAUDE_PUBLIC_HEADERS property, sdk/CMakeLists.txt; at most 12, tests/install counts them). The
+# other libraries (emulator, recorder, recorded_text) are internals of the installed tools and
+# install nothing. The static archive carries its PRIVATE dependencies into the export as
+# link-only entries (no include path, no definition reaches the consumer), so the config file must
+# still find those (simdjson), and the claude_base archive ships beside it without its headers: it
+# is our ground floor, not an API (its include directory is build-tree only, base/CMakeLists.txt).
 set(claude_harness_exported_libraries)
-foreach(library claude_input_file claude_sdk claude_emulator claude_recorder claude_recorded_text)
-  if(TARGET ${library})
-    list(APPEND claude_harness_exported_libraries ${library})
-    get_target_property(library_source_dir ${library} SOURCE_DIR)
-    install(DIRECTORY "${library_source_dir}/include/" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
-            COMPONENT development)
-  endif()
-endforeach()
+if(TARGET claude_sdk)
+  list(APPEND claude_harness_exported_libraries claude_sdk)
+  get_target_property(claude_sdk_public_headers claude_sdk CLAUDE_PUBLIC_HEADERS)
+  install(FILES ${claude_sdk_public_headers}
+          DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/claude/sdk" COMPONENT development)
+endif()
+if(TARGET claude_base)
+  list(APPEND claude_harness_exported_libraries claude_base)
+endif()
 
 # Executables a user's tests run by target name: `$<TARGET_FILE:claude::harness>` works the same
 # in this tree (through the aliases below) and against an installed package.
@@ -85,12 +91,10 @@ install(FILES
         COMPONENT development)
 
 # pkg-config: libraries are listed dependents first, as a static link needs them; simdjson is
-# in Requires, not Requires.private, because the archives need it at link time.
+# in Requires, not Requires.private, because the archive needs it at link time.
 set(claude_harness_pc_libs)
-foreach(library claude_recorder claude_emulator claude_recorded_text claude_sdk)
-  if(TARGET ${library})
-    string(APPEND claude_harness_pc_libs " -l${library}")
-  endif()
+foreach(library ${claude_harness_exported_libraries})
+  string(APPEND claude_harness_pc_libs " -l${library}")
 endforeach()
 file(RELATIVE_PATH claude_harness_pc_to_prefix "/prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/prefix")
 string(REGEX REPLACE "/$" "" claude_harness_pc_to_prefix "${claude_harness_pc_to_prefix}")
@@ -129,10 +133,9 @@ if(PROJECT_IS_TOP_LEVEL)
   set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
   set(CPACK_DEBIAN_PACKAGE_SECTION "devel")
   # Runtime libraries come from dpkg-shlibdeps; the -dev packages are what the installed CMake
-  # package and headers need to compile a consumer.
+  # package and headers need to compile and link a consumer of claude::sdk.
   set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-  set(CPACK_DEBIAN_PACKAGE_DEPENDS
-      "nlohmann-json3-dev (>= 3.11), libboost1.81-dev, libre2-dev, libsimdjson-dev, pkg-config")
+  set(CPACK_DEBIAN_PACKAGE_DEPENDS "nlohmann-json3-dev (>= 3.11), libsimdjson-dev, pkg-config")
   set(CPACK_GENERATOR "DEB")
   include(CPack)
 endif()

@@ -1,4 +1,7 @@
 // fake-claude: a drop-in fake of the Claude Code CLI (see docs/fake-claude.md).
+// Its arguments are NOT parsed with CLI11 like our other executables (base/cli.hpp): parsing them
+// the way the real CLI's commander does, errors and their wording included, is part of what it
+// emulates (emulator/cli_options, from the recorded options table; docs/fake-claude.md).
 #include <string>
 #include <vector>
 

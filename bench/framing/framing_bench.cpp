@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "claude/sdk/line_buffer.hpp"
-#include "claude/sdk/message_parser.hpp"
+#include "messages/message_parser.hpp"
 #include "session_corpus.hpp"
 
 namespace {

@@ -5,7 +5,7 @@
 // bench/peers/node-readline.mjs reports the same figures the same way).
 #include <variant>
 
-#include "claude/sdk/message_parser.hpp"
+#include "messages/message_parser.hpp"
 #include "framed_file_bench.hpp"
 
 namespace {

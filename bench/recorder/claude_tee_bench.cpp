@@ -11,8 +11,6 @@
 // and for claude-tee also until it exits (its recording is then complete: while the recorder
 // lags, the backlog waits in its spill file and is recorded after the CLI's stdout ended).
 #include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -24,6 +22,8 @@
 #include <filesystem>
 #include <string>
 #include <vector>
+
+#include "claude/base/subprocess.hpp"
 
 extern char** environ;
 
@@ -40,26 +40,19 @@ struct Child {
 Child spawn(const std::vector<std::string>& argv, const std::vector<std::string>& extra_env) {
   int in[2], out[2];
   if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0) std::exit(2);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, in[0], 0);
-  posix_spawn_file_actions_adddup2(&actions, out[1], 1);
-  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
   std::vector<std::string> env_strings = extra_env;
   for (char** e = environ; *e != nullptr; ++e) env_strings.emplace_back(*e);
-  std::vector<char*> c_argv, c_env;
-  std::vector<std::string> argv_copy = argv;
-  for (auto& s : argv_copy) c_argv.push_back(s.data());
-  c_argv.push_back(nullptr);
-  for (auto& s : env_strings) c_env.push_back(s.data());
-  c_env.push_back(nullptr);
-  Child child;
-  if (::posix_spawn(&child.pid, argv[0].c_str(), &actions, nullptr, c_argv.data(), c_env.data()) !=
-      0) {
+  const claude::base::Spawned spawned = claude::base::spawn(
+      {.argv = argv,
+       .env = env_strings,
+       .fds = {claude::base::ChildFd::dup(in[0], 0), claude::base::ChildFd::dup(out[1], 1),
+               claude::base::ChildFd::open(2, "/dev/null", O_WRONLY)}});
+  if (!spawned.started()) {
     std::fprintf(stderr, "cannot start %s\n", argv[0].c_str());
     std::exit(2);
   }
-  posix_spawn_file_actions_destroy(&actions);
+  Child child;
+  child.pid = spawned.pid;
   ::close(in[0]);
   ::close(out[1]);
   child.to = in[1];
@@ -73,8 +66,7 @@ void finish(Child& child) {
   while (::read(child.from, buf, sizeof buf) > 0) {
   }
   ::close(child.from);
-  int status;
-  ::waitpid(child.pid, &status, 0);
+  claude::base::wait_exit(child.pid);
 }
 
 bool write_all(int fd, const char* p, std::size_t n) {

@@ -3,14 +3,16 @@
 // no line splitting, no redaction, no recording.
 //   floor_forwarder PROGRAM [ARGS...]
 #include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <csignal>
 #include <memory>
+#include <string>
 #include <thread>
+#include <vector>
+
+#include "claude/base/subprocess.hpp"
 
 extern char** environ;
 
@@ -45,22 +47,19 @@ int main(int argc, char** argv) {
   int in[2], out[2], err[2];
   if (::pipe2(in, O_CLOEXEC) || ::pipe2(out, O_CLOEXEC) || ::pipe2(err, O_CLOEXEC)) return 2;
   for (int fd : {in[1], out[0], err[0]}) ::fcntl(fd, F_SETPIPE_SZ, 1 << 20);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, in[0], 0);
-  posix_spawn_file_actions_adddup2(&actions, out[1], 1);
-  posix_spawn_file_actions_adddup2(&actions, err[1], 2);
-  pid_t pid;
-  if (::posix_spawn(&pid, argv[1], &actions, nullptr, argv + 1, environ) != 0) return 2;
+  using claude::base::ChildFd;
+  const claude::base::Spawned child = claude::base::spawn(
+      {.argv = std::vector<std::string>(argv + 1, argv + argc),
+       .fds = {ChildFd::dup(in[0], 0), ChildFd::dup(out[1], 1), ChildFd::dup(err[1], 2)}});
+  if (!child.started()) return 2;
   ::close(in[0]);
   ::close(out[1]);
   ::close(err[1]);
   std::thread(forward, 0, in[1], true).detach();
   std::thread out_thread(forward, out[0], 1, false);
   std::thread err_thread(forward, err[0], 2, false);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
+  const claude::base::ExitStatus status = claude::base::wait_exit(child.pid);
   out_thread.join();
   err_thread.join();
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return status.signaled ? 128 + status.value : status.value;
 }

@@ -15,7 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "claude/sdk/argv_builder.hpp"
+#include "process/argv_builder.hpp"
 #include "claude/sdk/query.hpp"
 #include "claude/sdk/subprocess_transport.hpp"
 

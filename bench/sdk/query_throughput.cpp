@@ -20,7 +20,6 @@
 // Usage: sdk-query-throughput [--mib N | --session FILE] [--rounds R] [--inputs DIR]
 // Exit: 0 ok, 2 usage, 3 a run failed.
 #include <fcntl.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -33,6 +32,7 @@
 #include <string>
 
 #include "child_process.hpp"
+#include "claude/base/subprocess.hpp"
 #include "claude/sdk/query.hpp"
 
 extern char** environ;
@@ -129,25 +129,18 @@ std::size_t write_inputs(const fs::path& dir, std::size_t bytes) {
 
 double cat_seconds(const fs::path& file) {
   int fds[2];
-  if (::pipe(fds) != 0) throw std::runtime_error("pipe");
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
-  posix_spawn_file_actions_addclose(&fa, fds[0]);
-  std::string path = file.string();
-  char* args[] = {const_cast<char*>("cat"), path.data(), nullptr};
+  if (::pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error("pipe");
   auto begin = Clock::now();
-  pid_t pid;
-  if (posix_spawnp(&pid, "cat", &fa, nullptr, args, environ) != 0)
-    throw std::runtime_error("spawn cat");
-  posix_spawn_file_actions_destroy(&fa);
+  const auto cat = claude::base::spawn({.argv = {"cat", file.string()},
+                                        .search_path = true,
+                                        .fds = {claude::base::ChildFd::dup(fds[1], 1)}});
+  if (!cat.started()) throw std::runtime_error("spawn cat");
   ::close(fds[1]);
   std::string buf(256u << 10, '\0');
   while (::read(fds[0], buf.data(), buf.size()) > 0) {
   }
   ::close(fds[0]);
-  int status;
-  ::waitpid(pid, &status, 0);
+  claude::base::wait_exit(cat.pid);
   return std::chrono::duration<double>(Clock::now() - begin).count();
 }
 

@@ -40,7 +40,12 @@ void apply_options(const json& options, sdk::Options& o) {
     } else if (key == "fallback_model") {
       o.fallback_model = v.get<std::string>();
     } else if (key == "permission_mode") {
-      o.permission_mode = v.get<std::string>();
+      // A mode newer than the SDK's enum still reaches the CLI, as the other drivers pass it.
+      const auto name = v.get<std::string>();
+      if (auto mode = sdk::permission_mode_from_string(name))
+        o.permission_mode = *mode;
+      else
+        o.extra_args.emplace_back("permission-mode", name);
     } else if (key == "max_turns") {
       o.max_turns = v.get<int>();
     } else if (key == "max_budget_usd") {
@@ -270,7 +275,9 @@ class DriverRun {
       matcher.matcher = hook.matcher;
       if (hook.timeout) matcher.timeout_seconds = *hook.timeout;
       matcher.callbacks.push_back(hook_callback(hook));
-      o.hooks[hook.event].push_back(std::move(matcher));
+      auto event = sdk::hook_event_from_string(hook.event);
+      if (!event) throw UnsupportedFeature("hooks." + hook.event);
+      o.hooks[*event].push_back(std::move(matcher));
     }
     for (const auto& server : spec_.mcp_servers) o.sdk_mcp_servers.push_back(mcp_server(server));
     if (spec_.capture_stderr)
@@ -323,7 +330,8 @@ class DriverRun {
   // --- callbacks (run on SDK engine threads) ---
 
   sdk::CanUseTool permission_callback() {
-    return [this](const sdk::ToolPermissionRequest& r, const sdk::CancelToken& cancel) {
+    return [this](const sdk::ToolPermissionRequest& r,
+                  const sdk::CancelToken& cancel) -> sdk::PermissionDecision {
       const InFlight busy(*this);
       const PermissionRule* rule = nullptr;
       for (const auto& candidate : *spec_.can_use_tool) {
@@ -347,49 +355,52 @@ class DriverRun {
         observe("can_use_tool", seen, "threw", *rule->throw_text);
         throw std::runtime_error(*rule->throw_text);
       }
-      sdk::PermissionDecision decision;
-      json returned;
       if (rule == nullptr) {
         const std::string why = "driver: no can_use_tool rule matches tool '" + r.tool_name + "'";
-        decision = sdk::PermissionDecision::denied(why);
-        returned = {{"behavior", "deny"}, {"message", why}};
-      } else if (rule->allow) {
-        decision = sdk::PermissionDecision::allowed(rule->updated_input);
-        decision.updated_permissions = rule->updated_permissions;
-        returned = {{"behavior", "allow"}};
+        observe("can_use_tool", seen, "returned", {{"behavior", "deny"}, {"message", why}});
+        return sdk::PermissionDecision::denied(why);
+      }
+      if (rule->allow) {
+        json returned = {{"behavior", "allow"}};
         if (rule->updated_input) returned["updatedInput"] = *rule->updated_input;
         if (rule->updated_permissions) returned["updatedPermissions"] = *rule->updated_permissions;
-      } else {
-        decision = sdk::PermissionDecision::denied(rule->message, rule->interrupt.value_or(false));
-        returned = {{"behavior", "deny"}, {"message", rule->message}};
-        if (rule->interrupt) returned["interrupt"] = *rule->interrupt;
+        observe("can_use_tool", seen, "returned", returned);
+        return sdk::PermissionAllow{.updated_input = rule->updated_input,
+                                    .updated_permissions = rule->updated_permissions};
       }
+      json returned = {{"behavior", "deny"}, {"message", rule->message}};
+      if (rule->interrupt) returned["interrupt"] = *rule->interrupt;
       observe("can_use_tool", seen, "returned", returned);
-      return decision;
+      return sdk::PermissionDeny{.message = rule->message,
+                                 .interrupt = rule->interrupt.value_or(false)};
     };
   }
 
   sdk::HookCallback hook_callback(const HookSpec& hook) {
-    return [this, &hook](const sdk::HookInput& input, const sdk::CancelToken& cancel) -> json {
+    // The spec gives the hook output in wire form, so it is sent as is (HookOutput::extra).
+    return [this, &hook](const sdk::HookInput& input,
+                         const sdk::CancelToken& cancel) -> sdk::HookOutput {
       const InFlight busy(*this);
       json seen = {{"event", hook.event},
-                   {"input", input.input},
+                   {"input", input.raw},
                    {"tool_use_id", input.tool_use_id ? json(*input.tool_use_id) : json()}};
       if (hook.matcher) seen["matcher"] = *hook.matcher;
       if (hook.delay_ms > 0 && cancel.wait_for(std::chrono::milliseconds(hook.delay_ms))) {
         aborted("hook", seen);
-        return json::object();
+        return {};
       }
       if (cancel.cancelled()) {
         aborted("hook", seen);
-        return json::object();
+        return {};
       }
       if (hook.throw_text) {
         observe("hook", seen, "threw", *hook.throw_text);
         throw std::runtime_error(*hook.throw_text);
       }
       observe("hook", seen, "returned", hook.returns);
-      return hook.returns;
+      sdk::HookOutput output;
+      output.extra = hook.returns;
+      return output;
     };
   }
 
@@ -531,27 +542,36 @@ class DriverRun {
     };
     sdk::Client& c = *client_;
     const std::string& n = call.call;
-    if (n == "interrupt") return c.interrupt();
+    // Observations are the answers' payloads as sent (`raw`), as every driver reports them.
+    if (n == "interrupt") return c.interrupt().raw;
     if (n == "set_model") {
       json model = arg("model");
-      return c.set_model(model.is_string() ? std::optional(model.get<std::string>())
-                                           : std::nullopt);
+      return c.set_model(model.is_string() ? std::optional(model.get<std::string>()) : std::nullopt)
+          .raw;
     }
-    if (n == "set_permission_mode") return c.set_permission_mode(arg("mode").get<std::string>());
+    if (n == "set_permission_mode") {
+      const auto name = arg("mode").get<std::string>();
+      if (auto mode = sdk::permission_mode_from_string(name))
+        return c.set_permission_mode(*mode).raw;
+      return c.send_control_request("set_permission_mode", {{"mode", name}}).wait();
+    }
     if (n == "set_max_thinking_tokens")
       return c
           .send_control_request("set_max_thinking_tokens",
                                 {{"max_thinking_tokens", arg("max_thinking_tokens")}})
           .wait();
-    if (n == "mcp_status") return c.mcp_status();
-    if (n == "get_context_usage") return c.get_context_usage();
+    if (n == "mcp_status") return c.mcp_status().raw;
+    if (n == "get_context_usage") return c.get_context_usage().raw;
     if (n == "rewind_files")
-      return c.rewind_files(arg("user_message_id").get<std::string>(),
-                            arg("dry_run").is_boolean() && arg("dry_run").get<bool>());
-    if (n == "stop_task") return c.stop_task(arg("task_id").get<std::string>());
-    if (n == "reconnect_mcp_server") return c.mcp_reconnect(arg("server_name").get<std::string>());
+      return c
+          .rewind_files(arg("user_message_id").get<std::string>(),
+                        arg("dry_run").is_boolean() && arg("dry_run").get<bool>())
+          .raw;
+    if (n == "stop_task") return c.stop_task(arg("task_id").get<std::string>()).raw;
+    if (n == "reconnect_mcp_server")
+      return c.mcp_reconnect(arg("server_name").get<std::string>()).raw;
     if (n == "toggle_mcp_server")
-      return c.mcp_toggle(arg("server_name").get<std::string>(), arg("enabled").get<bool>());
+      return c.mcp_toggle(arg("server_name").get<std::string>(), arg("enabled").get<bool>()).raw;
     if (n == "initialization_result") return c.server_info();
     if (n == "supported_commands") return c.server_info().value("commands", json());
     if (n == "supported_models") return c.server_info().value("models", json());

@@ -7,8 +7,9 @@
 #include <sstream>
 #include <string>
 
-#include "claude/input_file/excerpt.hpp"
-#include "claude/input_file/input_file.hpp"
+#include "claude/base/cli.hpp"
+#include "claude/base/excerpt.hpp"
+#include "claude/base/input_file.hpp"
 #include "claude/sdk/options.hpp"
 #include "driver_run.hpp"
 #include "driver_spec.hpp"
@@ -52,7 +53,7 @@ std::optional<std::string> env(const char* name) {
 std::string read_file(const std::string& path, const char* what) {
   std::string error;
   auto text =
-      claude::input_file::read_input_file(path, error, {claude::input_file::kMaxConfigFileBytes});
+      claude::base::read_input_file(path, error, {claude::base::kMaxConfigFileBytes});
   if (!text) throw SpecError(path + ": cannot read " + what + ": " + error);
   return std::move(*text);
 }
@@ -62,7 +63,7 @@ json spec_from_file(const std::string& path) {
     return json::parse(read_file(path, "driver spec"));
   } catch (const json::parse_error& e) {
     throw SpecError(path +
-                    ":1: driver spec is not valid JSON: " + claude::input_file::excerpt(e.what()));
+                    ":1: driver spec is not valid JSON: " + claude::base::excerpt(e.what()));
   }
 }
 
@@ -78,7 +79,7 @@ json spec_from_scenario(const std::string& path) {
     } catch (const json::parse_error& e) {
       throw SpecError(
           path + ":" + std::to_string(number) +
-          ": scenario header is not valid JSON: " + claude::input_file::excerpt(e.what()));
+          ": scenario header is not valid JSON: " + claude::base::excerpt(e.what()));
     }
     if (!header.is_object() || !header.contains("driver"))
       throw SpecError(path + ":" + std::to_string(number) +
@@ -93,26 +94,20 @@ json spec_from_scenario(const std::string& path) {
 int main(int argc, char** argv) {
   claude::driver::ObservationLog log(stdout);
   try {
-    std::map<std::string, std::string> flags;
-    for (int i = 1; i < argc; ++i) {
-      std::string arg = argv[i];
-      if (arg == "--help" || arg == "-h") {
-        std::fputs(kUsage, stdout);
-        return 0;
-      }
-      const auto eq = arg.find('=');
-      const std::string name = eq == std::string::npos ? arg : arg.substr(0, eq);
-      if (name != "--spec" && name != "--scenario" && name != "--fake-claude")
-        throw SpecError("unknown argument '" + arg + "' (see --help)");
-      if (eq != std::string::npos) {
-        flags[name] = arg.substr(eq + 1);
-      } else {
-        if (i + 1 >= argc) throw SpecError(name + " needs a value");
-        flags[name] = argv[++i];
-      }
+    std::map<std::string, std::optional<std::string>> flags;
+    CLI::App app;
+    app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+    for (const char* name : {"--spec", "--scenario", "--fake-claude"}) {
+      app.add_option(name, flags[name]);
+    }
+    const claude::base::CommandLineText text{"claude-harness-driver-cpp", kUsage, "(see --help)\n",
+                                             false, "unknown argument"};
+    if (auto exit = claude::base::parse_command_line(app, claude::base::arguments(argc, argv), text,
+                                                     std::cout, std::cerr)) {
+      return *exit;
     }
     auto flag = [&](const char* name, const char* variable) -> std::optional<std::string> {
-      if (auto it = flags.find(name); it != flags.end()) return it->second;
+      if (flags[name]) return flags[name];
       return env(variable);
     };
 

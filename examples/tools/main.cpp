@@ -37,18 +37,15 @@ int main(int argc, char** argv) {
   if (const char* cli = std::getenv("CLAUDE_CLI_PATH")) options.cli_path = cli;
   options.sdk_mcp_servers = {units};
   options.allowed_tools = {"mcp__units__convert"};
-  options.hooks["PreToolUse"] = {sdk::HookMatcher{
-      "Bash",
-      {[](const sdk::HookInput& in, const sdk::CancelToken&) {
-        std::string command =
-            in.input.value("tool_input", json::object()).value("command", std::string());
-        if (command.find("rm ") == std::string::npos) return json::object();
-        return json{{"hookSpecificOutput",
-                     {{"hookEventName", "PreToolUse"},
-                      {"permissionDecision", "deny"},
-                      {"permissionDecisionReason", "rm is not allowed here"}}}};
-      }},
-      std::nullopt}};
+  options.hooks[sdk::HookEvent::PreToolUse] = {
+      {.matcher = "Bash",
+       .callbacks = {[](const sdk::HookInput& in, const sdk::CancelToken&) -> sdk::HookOutput {
+         const auto* tool = in.get_if<sdk::PreToolUseInput>();
+         if (!tool || tool->tool_input.value("command", "").find("rm ") == std::string::npos)
+           return {};
+         return {.specific = sdk::PreToolUseOutput{.decision = sdk::HookPermission::deny,
+                                                   .reason = "rm is not allowed here"}};
+       }}}};
   try {
     auto run = sdk::query(argv[1], options);
     while (auto message = run.next()) {

@@ -16,8 +16,8 @@
 #include <string_view>
 #include <variant>
 
-#include "claude/sdk/frame_writer.hpp"
-#include "claude/sdk/message_parser.hpp"
+#include "messages/frame_writer.hpp"
+#include "messages/message_parser.hpp"
 #include "messages/leading_type.hpp"
 
 namespace {

@@ -1,14 +1,14 @@
 #include "claude/harness/command_runner.hpp"
 
 #include <signal.h>
-#include <spawn.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+
+#include "claude/base/subprocess.hpp"
 
 extern char** environ;
 
@@ -95,33 +95,20 @@ CommandResult run_command(const std::vector<std::string>& command,
     result.error = command[0] + ": not found on PATH";
     return result;
   }
-  std::vector<std::string> argv = command;
-  std::vector<std::string> env = environment;
-  std::vector<char*> c_argv, c_env;
-  for (auto& s : argv) c_argv.push_back(s.data());
-  c_argv.push_back(nullptr);
-  for (auto& s : env) c_env.push_back(s.data());
-  c_env.push_back(nullptr);
-  pid_t pid = -1;
-  const int rc =
-      ::posix_spawn(&pid, program.c_str(), nullptr, nullptr, c_argv.data(), c_env.data());
-  if (rc != 0) {
-    result.error = program + ": " + std::strerror(rc);
+  const base::Spawned child =
+      base::spawn({.argv = command, .program = program, .env = environment});
+  if (!child.started()) {
+    result.error = program + ": " + std::strerror(child.error);
     return result;
   }
   result.started = true;
-  int status = 0;
+  base::ExitStatus status;
   {
-    const SignalRelay relay(pid);
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    const SignalRelay relay(child.pid);
+    status = base::wait_exit(child.pid);
   }
-  if (WIFSIGNALED(status)) {
-    result.signaled = true;
-    result.value = WTERMSIG(status);
-  } else {
-    result.value = WEXITSTATUS(status);
-  }
+  result.signaled = status.signaled;
+  result.value = status.value;
   return result;
 }
 

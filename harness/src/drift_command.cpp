@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "claude/base/cli.hpp"
 #include "claude/harness/drift_report.hpp"
 #include "claude/harness/exit_codes.hpp"
 #include "claude/harness/recorded_set.hpp"
@@ -45,49 +46,26 @@ struct DriftOptions {
   std::optional<std::string> real_cli, keep, json, markdown, netns;
   std::vector<std::string> sdks, cases;
   bool reverse = false;
-  bool help = false;
 };
 
-std::optional<std::string> parse(const std::vector<std::string>& args, DriftOptions& o) {
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&](std::optional<std::string>& slot) -> std::optional<std::string> {
-      if (i + 1 >= args.size()) return a + " needs a value";
-      if (slot) return a + " given twice";
-      slot = args[++i];
-      return std::nullopt;
-    };
-    auto item = [&](std::vector<std::string>& list) -> std::optional<std::string> {
-      if (i + 1 >= args.size()) return a + " needs a value";
-      list.push_back(args[++i]);
-      return std::nullopt;
-    };
-    std::optional<std::string> problem;
-    if (a == "--help" || a == "-h") {
-      o.help = true;
-    } else if (a == "--real-cli") {
-      problem = value(o.real_cli);
-    } else if (a == "--keep") {
-      problem = value(o.keep);
-    } else if (a == "--json") {
-      problem = value(o.json);
-    } else if (a == "--markdown") {
-      problem = value(o.markdown);
-    } else if (a == "--netns") {
-      problem = value(o.netns);
-    } else if (a == "--sdk") {
-      problem = item(o.sdks);
-    } else if (a == "--case") {
-      problem = item(o.cases);
-    } else if (a == "--reverse") {
-      o.reverse = true;
-    } else if (a.starts_with("-") && a != "-") {
-      problem = "unknown option '" + a + "'";
-    } else {
-      o.positionals.push_back(a);
-    }
-    if (problem) return problem;
+const base::CommandLineText kText{"harness drift", kHelp, kHelp};
+
+void declare(CLI::App& app, DriftOptions& o) {
+  app.add_option("positionals", o.positionals);
+  for (auto [name, slot] : {std::pair{"--real-cli", &o.real_cli},
+                            {"--keep", &o.keep},
+                            {"--json", &o.json},
+                            {"--markdown", &o.markdown},
+                            {"--netns", &o.netns}}) {
+    app.add_option(name, *slot);
   }
+  base::add_repeatable(app, "--sdk", o.sdks);
+  base::add_repeatable(app, "--case", o.cases);
+  app.add_flag("--reverse", o.reverse);
+}
+
+// The combinations CLI11 cannot check: the positionals each form needs, --real-cli's companions.
+std::optional<std::string> check(const DriftOptions& o) {
   const bool rerecord = o.real_cli.has_value();
   if (o.positionals.size() != (rerecord ? 1u : 2u)) {
     return rerecord ? "expected one SET_DIR with --real-cli" : "expected BASE_DIR CANDIDATE_DIR";
@@ -217,15 +195,10 @@ int rerecord_and_compare(const DriftOptions& o, std::ostream& out, std::ostream&
 
 int drift_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   DriftOptions o;
-  const auto problem = parse(args, o);
-  if (o.help) {
-    out << kHelp;
-    return kExitPass;
-  }
-  if (problem) {
-    err << "harness drift: " << *problem << "\n" << kHelp;
-    return kExitUsage;
-  }
+  CLI::App app;
+  declare(app, o);
+  if (auto exit = base::parse_command_line(app, args, kText, out, err)) return *exit;
+  if (auto problem = check(o)) return base::usage_error(kText, *problem, err);
   if (o.real_cli) return rerecord_and_compare(o, out, err);
   const auto base = load(o.positionals[0], err);
   const auto candidate = load(o.positionals[1], err);

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "claude/base/cli.hpp"
 #include "claude/emulator/json_text.hpp"
 #include "claude/emulator/message_shapes.hpp"
 #include "claude/emulator/scenario.hpp"
@@ -18,13 +19,6 @@
 
 namespace claude::harness {
 namespace {
-
-bool wants_help(const std::vector<std::string>& args) {
-  for (const auto& a : args) {
-    if (a == "--help" || a == "-h") return true;
-  }
-  return false;
-}
 
 void print_errors(const emulator::LoadResult& result, std::ostream& err) {
   for (const auto& e : result.errors) err << e.to_string() << '\n';
@@ -45,24 +39,16 @@ scenario, one part per recording in the order given: run N of a replay plays par
 replaces it.
 Exit status: 0 written, 2 usage error or a RECORDING that does not load (file:line: reason).
 )";
-  if (wants_help(args)) {
-    out << kHelp;
-    return kExitPass;
-  }
   std::vector<std::string> inputs;
   std::string output;
   bool force = false;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if ((args[i] == "-o" || args[i] == "--output") && i + 1 < args.size()) {
-      output = args[++i];
-    } else if (args[i] == "--force") {
-      force = true;
-    } else if (!args[i].starts_with("-")) {
-      inputs.push_back(args[i]);
-    } else {
-      err << "harness convert: unexpected argument '" << args[i] << "'\n" << kHelp;
-      return kExitUsage;
-    }
+  CLI::App app;
+  app.add_option("RECORDING", inputs);
+  app.add_option("-o,--output", output);
+  app.add_flag("--force", force);
+  if (auto exit =
+          base::parse_command_line(app, args, {"harness convert", kHelp, kHelp}, out, err)) {
+    return *exit;
   }
   if (inputs.empty()) {
     err << kHelp;
@@ -167,21 +153,13 @@ without a string "type", a type, subtype or key that is a typo of one the CLI se
 recordings never show. A step marked "malformed":"why" is not checked. See docs/scenario.md, "Lint".
 Exit status: 0 every file is valid, 2 some file is not (or usage error).
 )";
-  if (wants_help(args)) {
-    out << kHelp;
-    return kExitPass;
-  }
   std::vector<std::string> paths;
   bool strict = false;
-  for (const auto& arg : args) {
-    if (arg == "--strict-shapes") {
-      strict = true;
-    } else if (arg.size() > 1 && arg[0] == '-') {
-      err << "harness lint: unknown option '" << arg << "'\n" << kHelp;
-      return kExitUsage;
-    } else {
-      paths.push_back(arg);
-    }
+  CLI::App app;
+  app.add_option("FILE", paths);
+  app.add_flag("--strict-shapes", strict);
+  if (auto exit = base::parse_command_line(app, args, {"harness lint", kHelp, kHelp}, out, err)) {
+    return *exit;
   }
   if (paths.empty()) {
     err << kHelp;
@@ -224,16 +202,18 @@ steps only in B, `> A:line moved to B:line …` for a step found at another plac
 `/pointer: what differs` line per field.
 Exit status: 0 equivalent, 1 different, 2 usage error or a file that does not load.
 )";
-  if (wants_help(args)) {
-    out << kHelp;
-    return kExitPass;
+  std::vector<std::string> files;
+  CLI::App app;
+  app.add_option("FILE", files);
+  if (auto exit = base::parse_command_line(app, args, {"harness diff", kHelp, kHelp}, out, err)) {
+    return *exit;
   }
-  if (args.size() != 2) {
+  if (files.size() != 2) {
     err << kHelp;
     return kExitUsage;
   }
-  const auto a = emulator::load_scenario_file(args[0]);
-  const auto b = emulator::load_scenario_file(args[1]);
+  const auto a = emulator::load_scenario_file(files[0]);
+  const auto b = emulator::load_scenario_file(files[1]);
   if (!a.ok() || !b.ok()) {
     print_errors(a, err);
     print_errors(b, err);
@@ -243,17 +223,17 @@ Exit status: 0 equivalent, 1 different, 2 usage error or a file that does not lo
   for (const auto& c : changes) {
     switch (c.kind) {
       case StepChange::Kind::removed:
-        out << "- " << args[0] << ":" << c.line << ": " << c.summary << '\n';
+        out << "- " << files[0] << ":" << c.line << ": " << c.summary << '\n';
         break;
       case StepChange::Kind::added:
-        out << "+ " << args[1] << ":" << c.line << ": " << c.summary << '\n';
+        out << "+ " << files[1] << ":" << c.line << ": " << c.summary << '\n';
         break;
       case StepChange::Kind::moved:
-        out << "> " << args[0] << ":" << c.line << " moved to " << args[1] << ":" << c.line_b
+        out << "> " << files[0] << ":" << c.line << " moved to " << files[1] << ":" << c.line_b
             << ": " << c.summary << '\n';
         break;
       case StepChange::Kind::changed:
-        out << "~ " << args[0] << ":" << c.line << " -> " << args[1] << ":" << c.line_b << ": "
+        out << "~ " << files[0] << ":" << c.line << " -> " << files[1] << ":" << c.line_b << ": "
             << c.summary << '\n';
         for (const auto& field : c.fields) out << "    " << field << '\n';
         break;

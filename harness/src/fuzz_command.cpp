@@ -16,6 +16,7 @@
 #include <sstream>
 #include <thread>
 
+#include "claude/base/cli.hpp"
 #include "claude/conformance/driver_command.hpp"
 #include "claude/conformance/driver_run.hpp"
 #include "claude/conformance/progress_line.hpp"
@@ -25,7 +26,6 @@
 #include "claude/fuzzing/oracle.hpp"
 #include "claude/fuzzing/seed_corpus.hpp"
 #include "claude/harness/exit_codes.hpp"
-#include "option_args.hpp"
 
 namespace claude::harness {
 namespace {
@@ -65,52 +65,46 @@ Number parse_number(const std::string& option, const std::string& text) {
   return value;
 }
 
-FuzzOptions parse_options(const std::vector<std::string>& args) {
-  FuzzOptions o;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    SplitOption option = split_option(args[i]);
-    if (option.name.starts_with("-j") && option.name.size() > 2) {
-      option = {"-j", option.name.substr(2)};
-    }
-    auto value = [&] {
-      auto v = option_value(option, args, i);
-      if (!v) throw UsageError{option.name + " needs a value"};
-      return *v;
-    };
-    const std::string& name = option.name;
-    if (name == "--sdk") {
-      o.sdk = value();
-    } else if (name == "--time") {
-      o.seconds = parse_number<double>(name, value());
-    } else if (name == "--seed") {
-      o.seed = parse_number<std::uint64_t>(name, value());
-    } else if (name == "-j" || name == "--jobs") {
-      o.jobs = parse_number<std::size_t>(name, value());
-      if (o.jobs == 0) throw UsageError{"-j takes a positive whole number"};
-    } else if (name == "--max-execs") {
-      o.max_execs = parse_number<std::size_t>(name, value());
-    } else if (name == "--out") {
-      o.out = value();
-    } else if (name == "--json") {
-      o.json = value();
-    } else if (name == "--replay") {
-      o.replay = value();
-    } else if (name == "--seeds") {
-      o.seeds.emplace_back(value());
-    } else if (name == "--exclude") {
-      o.exclude.push_back(value());
-    } else if (name == "--fake-claude") {
-      o.fake_claude = value();
-    } else if (name == "--force") {
-      o.force = true;
-    } else if (name == "--quiet" || name == "-q") {
-      o.quiet = true;
-    } else if (name == "--list-mutators") {
-      o.list_mutators = true;
-    } else {
-      throw UsageError{"unknown argument " + args[i]};
-    }
+// The command line as given: numbers stay text until parse_numbers words their errors.
+struct FuzzArgs {
+  FuzzOptions options;
+  std::optional<std::string> time, seed, jobs, max_execs;
+  std::optional<std::string> out, json, replay, fake_claude;
+  std::vector<std::string> seeds;
+};
+
+void declare(CLI::App& app, FuzzArgs& a) {
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  app.add_option("--sdk", a.options.sdk);
+  app.add_option("--time", a.time);
+  app.add_option("--seed", a.seed);
+  app.add_option("-j,--jobs", a.jobs);
+  app.add_option("--max-execs", a.max_execs);
+  app.add_option("--out", a.out);
+  app.add_option("--json", a.json);
+  app.add_option("--replay", a.replay);
+  app.add_option("--fake-claude", a.fake_claude);
+  base::add_repeatable(app, "--seeds", a.seeds);
+  base::add_repeatable(app, "--exclude", a.options.exclude);
+  app.add_flag("--force", a.options.force);
+  app.add_flag("-q,--quiet", a.options.quiet);
+  app.add_flag("--list-mutators", a.options.list_mutators);
+}
+
+FuzzOptions finish_options(FuzzArgs a) {
+  FuzzOptions& o = a.options;
+  if (a.time) o.seconds = parse_number<double>("--time", *a.time);
+  if (a.seed) o.seed = parse_number<std::uint64_t>("--seed", *a.seed);
+  if (a.jobs) {
+    o.jobs = parse_number<std::size_t>("-j", *a.jobs);
+    if (o.jobs == 0) throw UsageError{"-j takes a positive whole number"};
   }
+  if (a.max_execs) o.max_execs = parse_number<std::size_t>("--max-execs", *a.max_execs);
+  if (a.out) o.out = *a.out;
+  if (a.json) o.json = *a.json;
+  if (a.replay) o.replay = *a.replay;
+  if (a.fake_claude) o.fake_claude = *a.fake_claude;
+  o.seeds.assign(a.seeds.begin(), a.seeds.end());
   if (o.sdk.empty() && !o.list_mutators) throw UsageError{"--sdk NAME|CMD is required"};
   if (o.jobs == 0) o.jobs = std::max(1u, std::thread::hardware_concurrency());
   return o;
@@ -251,22 +245,21 @@ bad input (file:line: reason)
 int fuzz_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   FuzzOptions options;
   std::vector<std::string> driver;
+  const std::string usage = fuzz_usage();
+  const base::CommandLineText text{"harness fuzz", usage, "try 'harness fuzz --help'\n"};
+  FuzzArgs given;
+  CLI::App app;
+  declare(app, given);
+  if (auto exit = base::parse_command_line(app, args, text, out, err)) return *exit;
   try {
-    for (const auto& a : args) {
-      if (a == "--help" || a == "-h") {
-        out << fuzz_usage();
-        return kExitPass;
-      }
-    }
-    options = parse_options(args);
+    options = finish_options(std::move(given));
     if (options.list_mutators) {
       for (const auto& m : claude::fuzzing::all_mutators()) out << m.name << "  " << m.what << "\n";
       return kExitPass;
     }
     driver = claude::conformance::driver_command(options.sdk);
   } catch (const UsageError& e) {
-    err << "harness fuzz: " << e.message << "\ntry 'harness fuzz --help'\n";
-    return kExitUsage;
+    return base::usage_error(text, e.message, err);
   } catch (const claude::conformance::DriverCommandError& e) {
     err << "harness fuzz: " << e.what() << "\n";
     return kExitUsage;

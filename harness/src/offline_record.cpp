@@ -10,7 +10,6 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -29,11 +28,12 @@
 #include <ostream>
 #include <sstream>
 
+#include "claude/base/cli.hpp"
+#include "claude/base/subprocess.hpp"
 #include "claude/harness/command_runner.hpp"
 #include "claude/harness/exit_codes.hpp"
 #include "claude/harness/shim_directory.hpp"
 #include "claude/harness/tool_locator.hpp"
-#include "option_args.hpp"
 #include "recording_check.hpp"
 
 extern char** environ;
@@ -139,21 +139,12 @@ Captured capture(const std::vector<std::string>& argv) {
     c.output = std::string("pipe: ") + std::strerror(errno);
     return c;
   }
-  posix_spawn_file_actions_t actions;
-  ::posix_spawn_file_actions_init(&actions);
-  ::posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
-  ::posix_spawn_file_actions_adddup2(&actions, fds[1], 2);
-  std::vector<std::string> args = argv;
-  std::vector<char*> c_argv;
-  for (auto& s : args) c_argv.push_back(s.data());
-  c_argv.push_back(nullptr);
-  pid_t pid = -1;
-  const int rc = ::posix_spawn(&pid, c_argv[0], &actions, nullptr, c_argv.data(), environ);
-  ::posix_spawn_file_actions_destroy(&actions);
+  const base::Spawned child = base::spawn(
+      {.argv = argv, .fds = {base::ChildFd::dup(fds[1], 1), base::ChildFd::dup(fds[1], 2)}});
   ::close(fds[1]);
-  if (rc != 0) {
+  if (!child.started()) {
     ::close(fds[0]);
-    c.output = argv[0] + ": " + std::strerror(rc);
+    c.output = argv[0] + ": " + std::strerror(child.error);
     return c;
   }
   c.started = true;
@@ -167,10 +158,8 @@ Captured capture(const std::vector<std::string>& argv) {
     }
   }
   ::close(fds[0]);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  c.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  const base::ExitStatus status = base::wait_exit(child.pid);
+  c.status = status.signaled ? 128 + status.value : status.value;
   return c;
 }
 
@@ -226,26 +215,18 @@ class RunningStub {
       error_ = std::string("pipe: ") + std::strerror(errno);
       return;
     }
-    posix_spawn_file_actions_t actions;
-    ::posix_spawn_file_actions_init(&actions);
-    ::posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
-    ::posix_spawn_file_actions_addopen(&actions, 2, stderr_file.c_str(),
-                                       O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    ::posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    std::vector<std::string> args{stub.string(), "--script", script.string(), "--log", log.string(),
-                                  "--port",      "0"};
-    std::vector<char*> c_argv;
-    for (auto& s : args) c_argv.push_back(s.data());
-    c_argv.push_back(nullptr);
-    const int rc = ::posix_spawn(&pid_, stub.c_str(), &actions, nullptr, c_argv.data(), environ);
-    ::posix_spawn_file_actions_destroy(&actions);
+    const base::Spawned child = base::spawn(
+        {.argv = {stub.string(), "--script", script.string(), "--log", log.string(), "--port", "0"},
+         .fds = {base::ChildFd::dup(fds[1], 1),
+                 base::ChildFd::open(2, stderr_file.string(), O_WRONLY | O_CREAT | O_TRUNC, 0600),
+                 base::ChildFd::open(0, "/dev/null", O_RDONLY)}});
     ::close(fds[1]);
-    if (rc != 0) {
+    if (!child.started()) {
       ::close(fds[0]);
-      pid_ = -1;
-      error_ = stub.string() + ": " + std::strerror(rc);
+      error_ = stub.string() + ": " + std::strerror(child.error);
       return;
     }
+    pid_ = child.pid;
     read_url(fds[0], stderr_file);
     ::close(fds[0]);
   }
@@ -580,51 +561,25 @@ bool wants_offline_record(const std::vector<std::string>& args) {
 int record_offline_command(const std::vector<std::string>& args, std::ostream& out,
                            std::ostream& err) {
   OfflineRecordOptions options;
-  const std::vector<std::string> valued{"-o",          "--output",   "--model-script",
-                                        "--model-log", "--real-cli", "--netns"};
   std::string netns = "auto";
-  bool have_script = false, have_output = false;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    std::string a = args[i];
-    if (a == "--") {
-      options.command.assign(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
-      break;
-    }
-    if (a == "--help" || a == "-h") {
-      out << kHelp;
-      return kExitPass;
-    }
-    if (a == "--offline") continue;
-    if (a == "--fresh-cwd") {
-      options.fresh_cwd = true;
-      continue;
-    }
-    const SplitOption option = split_option(a);
-    a = option.name;
-    if (std::find(valued.begin(), valued.end(), a) == valued.end()) {
-      err << "harness record --offline: unexpected argument '" << args[i] << "'\n" << kHelp;
-      return kExitUsage;
-    }
-    const auto found = option_value(option, args, i);
-    if (!found) {
-      err << "harness record --offline: " << a << " needs a value\n" << kHelp;
-      return kExitUsage;
-    }
-    const std::string& value = *found;
-    if (a == "-o" || a == "--output") {
-      options.output = value;
-      have_output = true;
-    } else if (a == "--model-script") {
-      options.model_script = value;
-      have_script = true;
-    } else if (a == "--model-log") {
-      options.model_log = value;
-    } else if (a == "--real-cli") {
-      options.real_cli = value;
-    } else {
-      netns = value;
-    }
-  }
+  std::string output, model_script, model_log, real_cli;
+  auto [option_args, command] = base::split_command(args);
+  options.command = std::move(command);
+  CLI::App app;
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  app.add_flag("--offline");
+  app.add_flag("--fresh-cwd", options.fresh_cwd);
+  app.add_option("-o,--output", output);
+  app.add_option("--model-script", model_script);
+  app.add_option("--model-log", model_log);
+  app.add_option("--real-cli", real_cli);
+  app.add_option("--netns", netns);
+  const base::CommandLineText text{"harness record --offline", kHelp, kHelp};
+  if (auto exit = base::parse_command_line(app, option_args, text, out, err)) return *exit;
+  options.output = output;
+  options.model_script = model_script;
+  options.model_log = model_log;
+  options.real_cli = real_cli;
   if (netns == "auto") {
     options.netns = NetnsMode::automatic;
   } else if (netns == "required") {
@@ -636,10 +591,8 @@ int record_offline_command(const std::vector<std::string>& args, std::ostream& o
         << "'\n";
     return kExitUsage;
   }
-  if (!have_script || !have_output || options.command.empty() || options.output.empty() ||
-      options.model_script.empty()) {
-    err << "harness record --offline: need --model-script FILE, -o OUT and -- CMD...\n" << kHelp;
-    return kExitUsage;
+  if (options.command.empty() || output.empty() || model_script.empty()) {
+    return base::usage_error(text, "need --model-script FILE, -o OUT and -- CMD...", err);
   }
   return record_offline(options, out, err).exit_code;
 }

@@ -14,13 +14,13 @@
 #include <regex>
 #include <sstream>
 
+#include "claude/base/cli.hpp"
 #include "claude/conformance/progress_line.hpp"
 #include "claude/harness/exit_codes.hpp"
 #include "claude/harness/offline_record.hpp"
 #include "claude/harness/tool_locator.hpp"
-#include "claude/input_file/excerpt.hpp"
-#include "claude/input_file/input_file.hpp"
-#include "option_args.hpp"
+#include "claude/base/excerpt.hpp"
+#include "claude/base/input_file.hpp"
 
 namespace claude::harness {
 namespace {
@@ -50,7 +50,7 @@ const std::vector<std::string> kKnownSdks{"cpp", "ts"};
 
 std::optional<Json> read_json(const fs::path& file, std::string& why) {
   std::string error;
-  const auto text = input_file::read_input_file(file, error, {input_file::kMaxConfigFileBytes});
+  const auto text = base::read_input_file(file, error, {base::kMaxConfigFileBytes});
   if (!text) {
     why = file.string() + ": " + error;
     return std::nullopt;
@@ -64,7 +64,7 @@ std::optional<Json> read_json(const fs::path& file, std::string& why) {
     const auto line =
         1 + std::count(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(upto), '\n');
     why = file.string() + ":" + std::to_string(line) +
-          ": not valid JSON: " + input_file::excerpt(e.what());
+          ": not valid JSON: " + base::excerpt(e.what());
     return std::nullopt;
   }
 }
@@ -399,50 +399,22 @@ int record_set(const RecordSetOptions& options, std::ostream& out, std::ostream&
 int record_set_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   RecordSetOptions options;
   std::vector<std::string> positionals;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    std::string a = args[i];
-    if (a == "--help" || a == "-h") {
-      out << kHelp;
-      return kExitPass;
-    }
-    if (a == "--quiet" || a == "-q" || a == "--verbose" || a == "-v") {
-      (a == "--quiet" || a == "-q" ? options.quiet : options.verbose) = true;
-      continue;
-    }
-    const SplitOption option = split_option(a);
-    a = option.name;
-    const bool valued = a == "-o" || a == "--output" || a == "--real-cli" || a == "--sdk" ||
-                        a == "--case" || a == "--netns";
-    if (!valued) {
-      if (a.starts_with("-")) {
-        err << "harness record-set: unknown option '" << args[i] << "'\n" << kHelp;
-        return kExitUsage;
-      }
-      positionals.push_back(a);
-      continue;
-    }
-    const auto found = option_value(option, args, i);
-    if (!found) {
-      err << "harness record-set: " << a << " needs a value\n" << kHelp;
-      return kExitUsage;
-    }
-    const std::string& value = *found;
-    if (a == "-o" || a == "--output") {
-      options.out_dir = value;
-    } else if (a == "--real-cli") {
-      options.real_cli = value;
-    } else if (a == "--sdk") {
-      options.sdks.push_back(value);
-    } else if (a == "--case") {
-      options.cases.push_back(value);
-    } else {
-      options.netns = value;
-    }
-  }
-  if (positionals.size() != 1) {
-    err << "harness record-set: need exactly one SET_DIR\n" << kHelp;
-    return kExitUsage;
-  }
+  std::string out_dir, real_cli;
+  CLI::App app;
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  app.add_option("SET_DIR", positionals);
+  app.add_flag("-q,--quiet", options.quiet);
+  app.add_flag("-v,--verbose", options.verbose);
+  app.add_option("-o,--output", out_dir);
+  app.add_option("--real-cli", real_cli);
+  base::add_repeatable(app, "--sdk", options.sdks);
+  base::add_repeatable(app, "--case", options.cases);
+  app.add_option("--netns", options.netns);
+  const base::CommandLineText text{"harness record-set", kHelp, kHelp};
+  if (auto exit = base::parse_command_line(app, args, text, out, err)) return *exit;
+  options.out_dir = out_dir;
+  options.real_cli = real_cli;
+  if (positionals.size() != 1) return base::usage_error(text, "need exactly one SET_DIR", err);
   options.set_dir = positionals[0];
   options.progress = &out == &std::cout && conformance::is_interactive_terminal(STDOUT_FILENO);
   return record_set(options, out, err);

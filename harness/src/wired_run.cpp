@@ -16,6 +16,7 @@
 #include <ostream>
 #include <set>
 
+#include "claude/base/cli.hpp"
 #include "claude/emulator/invocation.hpp"
 #include "claude/emulator/scenario.hpp"
 #include "claude/harness/command_runner.hpp"
@@ -26,7 +27,6 @@
 #include "claude/harness/tool_locator.hpp"
 #include "claude/recorder/private_file.hpp"
 #include "claude/report_html/html_report.hpp"
-#include "option_args.hpp"
 #include "recording_check.hpp"
 #include "run_verdicts.hpp"
 
@@ -35,63 +35,35 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Parsed {
-  std::vector<std::pair<std::string, std::string>> options;  // --name value
+// The options of replay, record and run (each declares those it takes); CMD is after "--".
+struct WiredArgs {
   std::vector<std::string> positionals;
-  std::vector<std::string> command;   // after "--"
-  std::vector<std::string> switches;  // given flags without a value (--force)
-  bool help = false;
-  std::optional<std::string> error;
+  std::vector<std::string> command;
+  std::optional<std::string> output, real_cli, cassette, mode, report, html, speed;
+  std::vector<std::string> ignore;
+  bool force = false;
+  bool relaxed = false;
 };
 
-// Options that take a value are listed, then the switches the subcommand knows; everything
-// before "--" that is neither is positional.
-Parsed parse(const std::vector<std::string>& args, const std::vector<std::string>& valued,
-             const std::vector<std::string>& switches = {}) {
-  Parsed p;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--") {
-      p.command.assign(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
-      return p;
-    }
-    if (a == "--help" || a == "-h") {
-      p.help = true;
-      continue;
-    }
-    if (std::find(switches.begin(), switches.end(), a) != switches.end()) {
-      p.switches.push_back(a);
-      continue;
-    }
-    const SplitOption option = split_option(a);
-    const std::string& name = option.name;
-    if (std::find(valued.begin(), valued.end(), name) != valued.end()) {
-      auto value = option_value(option, args, i);
-      if (!value) {
-        p.error = name + " needs a value";
-        return p;
-      }
-      p.options.emplace_back(name, std::move(*value));
-    } else if (a.starts_with("-")) {
-      p.error = "unknown option '" + a + "'";
-      return p;
-    } else {
-      p.positionals.push_back(a);
-    }
-  }
-  return p;
+// An option given twice keeps its last value, as these subcommands always did.
+void declare_wired(CLI::App& app, WiredArgs& w) {
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  app.add_option("positionals", w.positionals);
 }
 
-std::optional<std::string> option(const Parsed& p, std::string_view a, std::string_view b = {}) {
-  std::optional<std::string> found;
-  for (const auto& [name, value] : p.options) {
-    if (name == a || (!b.empty() && name == b)) found = value;
-  }
-  return found;
+std::optional<int> parse_wired(CLI::App& app, const std::vector<std::string>& args, WiredArgs& w,
+                               const base::CommandLineText& text, std::ostream& out,
+                               std::ostream& err) {
+  auto [options, command] = base::split_command(args);
+  w.command = std::move(command);
+  return base::parse_command_line(app, options, text, out, err);
 }
 
-bool has_switch(const Parsed& p, std::string_view name) {
-  return std::find(p.switches.begin(), p.switches.end(), name) != p.switches.end();
+void add_report_options(CLI::App& app, WiredArgs& w) {
+  app.add_option("--report", w.report);
+  app.add_option("--html", w.html);
+  app.add_option("--speed", w.speed);
+  app.add_flag("--force", w.force);
 }
 
 // Where `--report FILE` goes: created 0600, never over an existing file unless --force.
@@ -137,11 +109,10 @@ struct ReplayGrading {
 };
 
 // nullopt and a message in `error` when an --ignore value is no valid pattern.
-std::optional<ReplayGrading> replay_grading(const Parsed& p, std::string& error) {
+std::optional<ReplayGrading> replay_grading(const WiredArgs& w, std::string& error) {
   ReplayGrading grading;
-  grading.relaxed = has_switch(p, "--relaxed");
-  for (const auto& [name, value] : p.options) {
-    if (name != "--ignore") continue;
+  grading.relaxed = w.relaxed;
+  for (const auto& value : w.ignore) {
     auto pattern = emulator::Json::parse(value, nullptr, false);
     if (pattern.is_discarded()) {
       error = "--ignore needs a JSON pattern, got '" + value + "'";
@@ -399,12 +370,10 @@ int record_cassette(const fs::path& cassette, const std::optional<std::string>& 
   return kExitPass;
 }
 
-ReplayOutputs replay_outputs(const Parsed& p) {
+ReplayOutputs replay_outputs(const WiredArgs& w) {
   ReplayOutputs outputs;
-  if (const auto path = option(p, "--report"))
-    outputs.report = ReportTarget{*path, has_switch(p, "--force")};
-  if (const auto path = option(p, "--html"))
-    outputs.html = ReportTarget{*path, has_switch(p, "--force")};
+  if (w.report) outputs.report = ReportTarget{*w.report, w.force};
+  if (w.html) outputs.html = ReportTarget{*w.html, w.force};
   return outputs;
 }
 
@@ -461,79 +430,77 @@ Exit status: as for replay and record.
 }  // namespace
 
 int replay_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  const Parsed p =
-      parse(args, {"--report", "--html", "--speed", "--ignore"}, {"--force", "--relaxed"});
-  if (p.help) {
-    out << kReplayHelp;
-    return kExitPass;
-  }
-  if (p.error || p.positionals.size() != 1 || p.command.empty()) {
-    err << "harness replay: " << p.error.value_or("need SCENARIO and -- CMD...") << '\n'
-        << kReplayHelp;
-    return kExitUsage;
+  WiredArgs w;
+  CLI::App app;
+  declare_wired(app, w);
+  add_report_options(app, w);
+  app.add_flag("--relaxed", w.relaxed);
+  base::add_repeatable(app, "--ignore", w.ignore);
+  const base::CommandLineText text{"harness replay", kReplayHelp, kReplayHelp};
+  if (auto exit = parse_wired(app, args, w, text, out, err)) return *exit;
+  if (w.positionals.size() != 1 || w.command.empty()) {
+    return base::usage_error(text, "need SCENARIO and -- CMD...", err);
   }
   std::string problem;
-  const auto grading = replay_grading(p, problem);
+  const auto grading = replay_grading(w, problem);
   if (!grading) {
     err << "harness replay: " << problem << '\n';
     return kExitUsage;
   }
-  return replay_file(p.positionals[0], p.command, replay_outputs(p), out, err, option(p, "--speed"),
-                     *grading);
+  return replay_file(w.positionals[0], w.command, replay_outputs(w), out, err, w.speed, *grading);
 }
 
 int record_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  const Parsed p = parse(args, {"-o", "--output", "--real-cli"});
-  if (p.help) {
-    out << kRecordHelp;
-    return kExitPass;
+  WiredArgs w;
+  CLI::App app;
+  declare_wired(app, w);
+  app.add_option("-o,--output", w.output);
+  app.add_option("--real-cli", w.real_cli);
+  const base::CommandLineText text{"harness record", kRecordHelp, kRecordHelp};
+  if (auto exit = parse_wired(app, args, w, text, out, err)) return *exit;
+  if (!w.output || !w.positionals.empty() || w.command.empty()) {
+    return base::usage_error(text, "need -o FILE and -- CMD...", err);
   }
-  const auto output = option(p, "-o", "--output");
-  if (p.error || !output || !p.positionals.empty() || p.command.empty()) {
-    err << "harness record: " << p.error.value_or("need -o FILE and -- CMD...") << '\n'
-        << kRecordHelp;
-    return kExitUsage;
-  }
-  if (!output->ends_with("/") && fs::exists(*output)) {
-    err << "harness record: " << *output
+  if (!w.output->ends_with("/") && fs::exists(*w.output)) {
+    err << "harness record: " << *w.output
         << " exists; recordings are never overwritten (use `harness run --mode record`)\n";
     return kExitUsage;
   }
-  return record_file(*output, option(p, "--real-cli"), p.command, out, err);
+  return record_file(*w.output, w.real_cli, w.command, out, err);
 }
 
 int run_cassette_command(const std::vector<std::string>& args, std::ostream& out,
                          std::ostream& err) {
-  const Parsed p = parse(
-      args, {"--cassette", "--mode", "--real-cli", "--report", "--html", "--speed"}, {"--force"});
-  if (p.help) {
-    out << kRunHelp;
-    return kExitPass;
-  }
-  const auto cassette = option(p, "--cassette");
-  std::string mode = option(p, "--mode").value_or("auto");
-  if (p.error || !cassette || !p.positionals.empty() || p.command.empty() ||
+  WiredArgs w;
+  CLI::App app;
+  declare_wired(app, w);
+  add_report_options(app, w);
+  app.add_option("--cassette", w.cassette);
+  app.add_option("--mode", w.mode);
+  app.add_option("--real-cli", w.real_cli);
+  const base::CommandLineText text{"harness run", kRunHelp, kRunHelp};
+  if (auto exit = parse_wired(app, args, w, text, out, err)) return *exit;
+  std::string mode = w.mode.value_or("auto");
+  if (!w.cassette || !w.positionals.empty() || w.command.empty() ||
       (mode != "auto" && mode != "once" && mode != "replay" && mode != "record")) {
-    err << "harness run: " << p.error.value_or("need --cassette FILE, a known --mode and -- CMD...")
-        << '\n'
-        << kRunHelp;
-    return kExitUsage;
+    return base::usage_error(text, "need --cassette FILE, a known --mode and -- CMD...", err);
   }
+  const std::string& cassette = *w.cassette;
   if (mode == "auto") {
     const char* ci = std::getenv("CI");
     mode = ci != nullptr && std::string_view(ci) == "true" ? "replay" : "once";
   }
-  const bool exists = fs::exists(*cassette);
+  const bool exists = fs::exists(cassette);
   if (mode == "replay" && !exists) {
-    err << "harness run: cassette " << *cassette
+    err << "harness run: cassette " << cassette
         << " does not exist and mode is replay (CI=true implies replay); record it locally "
            "with --mode once or --mode record\n";
     return kExitUsage;
   }
   if (mode == "record" || (mode == "once" && !exists)) {
-    return record_cassette(*cassette, option(p, "--real-cli"), p.command, out, err);
+    return record_cassette(cassette, w.real_cli, w.command, out, err);
   }
-  return replay_file(*cassette, p.command, replay_outputs(p), out, err, option(p, "--speed"));
+  return replay_file(cassette, w.command, replay_outputs(w), out, err, w.speed);
 }
 
 }  // namespace claude::harness

@@ -4,8 +4,8 @@
 #include <initializer_list>
 
 #include "claude/emulator/json_text.hpp"
-#include "claude/input_file/excerpt.hpp"
-#include "claude/input_file/input_file.hpp"
+#include "claude/base/excerpt.hpp"
+#include "claude/base/input_file.hpp"
 #include "pattern/request_pattern.hpp"
 
 namespace claude::model_stub {
@@ -247,7 +247,7 @@ ModelScript parse_model_script(std::string_view text, const std::string& path) {
     try {
       value = claude::emulator::parse_json(event.text);
     } catch (const Json::exception& e) {
-      at.fail("not valid JSON: " + input_file::excerpt(e.what()));
+      at.fail("not valid JSON: " + base::excerpt(e.what()));
     }
     if (!header_seen) {
       parse_header(at, value, script);
@@ -266,7 +266,7 @@ ModelScript parse_model_script(std::string_view text, const std::string& path) {
 
 ModelScript load_model_script(const std::filesystem::path& path) {
   std::string error;
-  auto text = input_file::read_input_file(path, error, {input_file::kMaxConfigFileBytes});
+  auto text = base::read_input_file(path, error, {base::kMaxConfigFileBytes});
   if (!text) throw ModelScriptError(path.string(), 0, error);
   return parse_model_script(*text, path.string());
 }

@@ -7,7 +7,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 
+#include "claude/base/cli.hpp"
 #include "claude/model_stub/model_script.hpp"
 #include "claude/model_stub/request_log.hpp"
 #include "claude/model_stub/scripted_model.hpp"
@@ -60,9 +62,11 @@ struct Options {
   claude::model_stub::ServerLimits limits;
 };
 
+const claude::base::CommandLineText kText{"model-stub", kHelp, "(see model-stub --help)\n", false,
+                                          "unknown argument"};
+
 int usage_error(const std::string& message) {
-  std::cerr << "model-stub: " << message << "\n(see model-stub --help)\n";
-  return kExitUsage;
+  return claude::base::usage_error(kText, message, std::cerr);
 }
 
 std::optional<std::uint16_t> parse_port(std::string_view text) {
@@ -82,64 +86,61 @@ std::optional<std::uint64_t> parse_positive(std::string_view text, std::uint64_t
   return value;
 }
 
+// The limits, as given: words their own errors, as docs/model-stub.md shows them.
+struct LimitArgs {
+  std::optional<std::string> port, idle, header, body, budget;
+};
+
+std::optional<int> apply_limits(const LimitArgs& given, Options& options) {
+  if (given.port) {
+    auto port = parse_port(*given.port);
+    if (!port) return usage_error("--port needs a number from 0 to 65535");
+    options.port = *port;
+  }
+  for (auto [flag, text, slot] :
+       {std::tuple{"--idle-timeout-ms", &given.idle, &options.limits.idle_timeout},
+        {"--header-timeout-ms", &given.header, &options.limits.header_timeout},
+        {"--body-timeout-ms", &given.body, &options.limits.body_timeout}}) {
+    if (!*text) continue;
+    auto ms = parse_positive(**text, 86'400'000);
+    if (!ms) return usage_error(std::string(flag) + " needs milliseconds from 1 to 86400000");
+    *slot = std::chrono::milliseconds(*ms);
+  }
+  if (given.budget) {
+    auto mib = parse_positive(*given.budget, 1u << 20);
+    if (!mib) return usage_error("--body-budget-mib needs a number of MiB from 1 to 1048576");
+    options.limits.body_budget_bytes = *mib << 20;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   Options options;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    auto value = [&](std::string_view flag) -> std::optional<std::string> {
-      if (arg.substr(0, flag.size()) == flag && arg.size() > flag.size() &&
-          arg[flag.size()] == '=') {
-        return std::string(arg.substr(flag.size() + 1));
-      }
-      if (arg == flag && i + 1 < argc) return std::string(argv[++i]);
-      return std::nullopt;
-    };
-    if (arg == "--help" || arg == "-h") {
-      std::cout << kHelp;
-      return kExitOk;
-    }
-    if (arg == "--version") {
-      std::cout << "model-stub 0.1.0\n";
-      return kExitOk;
-    }
-    if (arg == "--check") {
-      options.check = true;
-    } else if (arg == "--force") {
-      options.force = true;
-    } else if (arg.starts_with("--script")) {
-      auto v = value("--script");
-      if (!v) return usage_error("--script needs a FILE");
-      options.script = *v;
-    } else if (arg.starts_with("--log")) {
-      auto v = value("--log");
-      if (!v) return usage_error("--log needs a FILE");
-      options.log = *v;
-    } else if (arg.starts_with("--idle-timeout-ms") || arg.starts_with("--header-timeout-ms") ||
-               arg.starts_with("--body-timeout-ms")) {
-      const std::string_view flag = arg.substr(0, arg.find('='));
-      auto v = value(flag);
-      auto ms = v ? parse_positive(*v, 86'400'000) : std::nullopt;
-      if (!ms) return usage_error(std::string(flag) + " needs milliseconds from 1 to 86400000");
-      const std::chrono::milliseconds limit(*ms);
-      if (flag == "--idle-timeout-ms") options.limits.idle_timeout = limit;
-      if (flag == "--header-timeout-ms") options.limits.header_timeout = limit;
-      if (flag == "--body-timeout-ms") options.limits.body_timeout = limit;
-    } else if (arg.starts_with("--body-budget-mib")) {
-      auto v = value("--body-budget-mib");
-      auto mib = v ? parse_positive(*v, 1u << 20) : std::nullopt;
-      if (!mib) return usage_error("--body-budget-mib needs a number of MiB from 1 to 1048576");
-      options.limits.body_budget_bytes = *mib << 20;
-    } else if (arg.starts_with("--port")) {
-      auto v = value("--port");
-      auto port = v ? parse_port(*v) : std::nullopt;
-      if (!port) return usage_error("--port needs a number from 0 to 65535");
-      options.port = *port;
-    } else {
-      return usage_error("unknown argument '" + std::string(arg) + "'");
-    }
+  LimitArgs limits;
+  bool version = false;
+  CLI::App app;
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  app.add_option("--script", options.script)->type_name("FILE");
+  app.add_option("--log", options.log)->type_name("FILE");
+  app.add_flag("--force", options.force);
+  app.add_flag("--check", options.check);
+  app.add_flag("--version", version);
+  app.add_option("--port", limits.port);
+  app.add_option("--idle-timeout-ms", limits.idle);
+  app.add_option("--header-timeout-ms", limits.header);
+  app.add_option("--body-timeout-ms", limits.body);
+  app.add_option("--body-budget-mib", limits.budget);
+  const auto args = claude::base::arguments(argc, argv);
+  if (auto exit = claude::base::parse_command_line(app, args, kText, std::cout, std::cerr)) {
+    return *exit;
   }
+  if (version) {
+    std::cout << "model-stub 0.1.0\n";
+    return kExitOk;
+  }
+  if (auto exit = apply_limits(limits, options)) return *exit;
   if (options.script.empty()) return usage_error("--script FILE is required");
 
   claude::model_stub::ModelScript script;

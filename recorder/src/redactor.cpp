@@ -6,7 +6,7 @@
 #include <array>
 #include <sstream>
 
-#include "claude/input_file/input_file.hpp"
+#include "claude/base/input_file.hpp"
 #include "claude/recorder/literal_finder.hpp"
 
 namespace claude::recorder {
@@ -121,7 +121,7 @@ void Redactor::add_literal(std::string name, std::string_view value) {
 
 void Redactor::add_rules_file(const std::filesystem::path& file) {
   std::string error;
-  const auto text = input_file::read_input_file(file, error, {input_file::kMaxConfigFileBytes});
+  const auto text = base::read_input_file(file, error, {base::kMaxConfigFileBytes});
   if (!text) throw RedactionError(file.string() + ": redaction rules file: " + error);
   std::istringstream in(*text);
   std::string line;

@@ -8,8 +8,9 @@
 #include <ostream>
 #include <sstream>
 
-#include "claude/input_file/excerpt.hpp"
-#include "claude/input_file/input_file.hpp"
+#include "claude/base/cli.hpp"
+#include "claude/base/excerpt.hpp"
+#include "claude/base/input_file.hpp"
 #include "claude/recorder/private_file.hpp"
 #include "claude/report_html/html_report.hpp"
 
@@ -40,40 +41,20 @@ int run_report_html_cli(const std::vector<std::string>& args, std::ostream& out,
   std::string title = "claude-harness report";
   bool force = false;
   std::vector<std::string> inputs;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "-h" || a == "--help") {
-      out << kUsage;
-      return kExitOk;
-    }
-    if (a == "-o" || a == "--output" || a == "--title") {
-      if (i + 1 >= args.size()) {
-        err << "claude-report-html: " << a << " needs a value\n" << kUsage;
-        return kExitUsage;
-      }
-      (a == "--title" ? title : output) = args[++i];
-    } else if (a == "--force") {
-      force = true;
-    } else if (a.starts_with("--output=")) {
-      output = a.substr(9);
-    } else if (a.starts_with("--title=")) {
-      title = a.substr(8);
-    } else if (a.size() > 1 && a.starts_with("-")) {
-      err << "claude-report-html: unknown option '" << a << "'\n" << kUsage;
-      return kExitUsage;
-    } else {
-      inputs.push_back(a);
-    }
-  }
-  if (inputs.empty()) {
-    err << "claude-report-html: no report given\n" << kUsage;
-    return kExitUsage;
-  }
+  CLI::App app;
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  app.add_option("-o,--output", output);
+  app.add_option("--title", title);
+  app.add_flag("--force", force);
+  app.add_option("REPORT", inputs);
+  const base::CommandLineText usage{"claude-report-html", kUsage, kUsage};
+  if (auto exit = base::parse_command_line(app, args, usage, out, err)) return *exit;
+  if (inputs.empty()) return base::usage_error(usage, "no report given", err);
 
   std::vector<ReportSource> sources;
   for (const auto& path : inputs) {
     std::string error;
-    const auto text = input_file::read_input_file(path, error);
+    const auto text = base::read_input_file(path, error);
     if (!text) {
       err << "claude-report-html: " << path << ": " << error << '\n';
       return kExitUsage;
@@ -86,7 +67,7 @@ int run_report_html_cli(const std::vector<std::string>& args, std::ostream& out,
       const auto upto = std::min(content.size(), static_cast<std::size_t>(e.byte));
       const auto line = 1 + std::count(content.begin(), content.begin() + upto, '\n');
       err << "claude-report-html: " << path << ":" << line
-          << ": not JSON: " << input_file::excerpt(e.what()) << '\n';
+          << ": not JSON: " << base::excerpt(e.what()) << '\n';
       return kExitUsage;
     }
   }

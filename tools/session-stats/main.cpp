@@ -5,7 +5,8 @@
 #include <string_view>
 #include <vector>
 
-#include "claude/input_file/input_file.hpp"
+#include "claude/base/cli.hpp"
+#include "claude/base/input_file.hpp"
 #include "session_stats.hpp"
 
 namespace {
@@ -31,27 +32,20 @@ std::string json_string(std::string_view text) {
 int main(int argc, char** argv) {
   bool json = false;
   std::string path;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
-      std::cout << kUsage;
-      return 0;
-    }
-    if (arg == "--json") {
-      json = true;
-    } else if (!arg.starts_with("-") && path.empty()) {
-      path = arg;
-    } else {
-      std::cerr << "session-stats: unexpected argument '" << arg << "'\n" << kUsage;
-      return 2;
-    }
+  CLI::App app;
+  app.add_flag("--json", json);
+  app.add_option("FILE", path);
+  if (auto exit = claude::base::parse_command_line(app, claude::base::arguments(argc, argv),
+                                                   {"session-stats", kUsage, kUsage}, std::cout,
+                                                   std::cerr)) {
+    return *exit;
   }
   if (path.empty()) {
     std::cerr << kUsage;
     return 2;
   }
   claude::tools::SessionStats stats;
-  const auto failed = claude::input_file::for_each_input_chunk(path, [&](std::string_view chunk) {
+  const auto failed = claude::base::for_each_input_chunk(path, [&](std::string_view chunk) {
     stats.feed(chunk);
     return true;
   });

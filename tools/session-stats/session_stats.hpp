@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "claude/sdk/line_buffer.hpp"
-#include "claude/sdk/message_parser.hpp"
+#include "messages/message_parser.hpp"
 
 namespace claude::tools {
 

@@ -9,7 +9,7 @@
 #include "claude/conformance/driver_spec_schema.hpp"
 #include "claude/conformance/run_order.hpp"
 #include "claude/emulator/scenario.hpp"
-#include "claude/input_file/input_file.hpp"
+#include "claude/base/input_file.hpp"
 
 namespace claude::conformance {
 namespace {
@@ -22,7 +22,7 @@ std::string at(const std::filesystem::path& file, std::size_t line, std::string_
 std::optional<std::pair<std::size_t, std::string>> header_line(const std::filesystem::path& file) {
   std::string error;
   // load_scenario_file read it first with the same limit and reported any error.
-  const auto text = input_file::read_input_file(file, error);
+  const auto text = base::read_input_file(file, error);
   if (!text) return std::nullopt;
   std::istringstream in(*text);
   std::string line;

@@ -4,7 +4,7 @@
 
 #include <sstream>
 
-#include "claude/input_file/input_file.hpp"
+#include "claude/base/input_file.hpp"
 
 namespace claude::conformance {
 
@@ -24,7 +24,7 @@ const BaselineEntry* Baseline::find(const std::string& case_id) const {
 BaselineLoad load_baseline(const std::filesystem::path& file) {
   BaselineLoad result;
   std::string error;
-  const auto text = input_file::read_input_file(file, error, {input_file::kMaxConfigFileBytes});
+  const auto text = base::read_input_file(file, error, {base::kMaxConfigFileBytes});
   if (!text) {
     result.errors.push_back(file.string() + ":0: cannot read the baseline: " + error);
     return result;

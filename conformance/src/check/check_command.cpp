@@ -12,6 +12,7 @@
 #include <optional>
 #include <thread>
 
+#include "claude/base/cli.hpp"
 #include "claude/conformance/baseline.hpp"
 #include "claude/conformance/driver_command.hpp"
 #include "claude/conformance/driver_run.hpp"
@@ -49,65 +50,50 @@ struct UsageError {
   std::string message;
 };
 
-CheckOptions parse_options(std::span<const std::string> args) {
-  CheckOptions o;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    std::string arg = args[i];
-    std::optional<std::string> inline_value;
-    if (arg.starts_with("--") && arg.find('=') != std::string::npos) {
-      inline_value = arg.substr(arg.find('=') + 1);
-      arg = arg.substr(0, arg.find('='));
+// The command line as given; -j stays text until finish_options words its error.
+struct CheckArgs {
+  CheckOptions options;
+  std::optional<std::string> jobs, suite, fake_claude, junit, json, html, baseline;
+};
+
+void declare(CLI::App& app, CheckArgs& a) {
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  app.add_option("--sdk", a.options.sdk);
+  app.add_option("-j,--jobs", a.jobs);
+  for (auto [name, slot] : {std::pair{"--suite", &a.suite},
+                            {"--fake-claude", &a.fake_claude},
+                            {"--junit", &a.junit},
+                            {"--json", &a.json},
+                            {"--html", &a.html},
+                            {"--baseline", &a.baseline}}) {
+    app.add_option(name, *slot);
+  }
+  app.add_flag("--list", a.options.list);
+  app.add_flag("--exact", a.options.exact);
+  app.add_flag("--force", a.options.force);
+  app.add_flag("-q,--quiet", a.options.quiet);
+  app.add_flag("-v,--verbose", a.options.verbose);
+  app.add_option("ID-PREFIX", a.options.prefixes);
+}
+
+CheckOptions finish_options(CheckArgs a) {
+  CheckOptions& o = a.options;
+  if (a.jobs) {
+    const std::string& text = *a.jobs;
+    int jobs = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), jobs);
+    if (ec != std::errc() || end != text.data() + text.size() || jobs < 1) {
+      throw UsageError{"-j takes a positive whole number, not '" + text + "'"};
     }
-    auto value = [&]() -> std::string {
-      if (inline_value) return *inline_value;
-      if (i + 1 >= args.size()) throw UsageError{arg + " needs a value"};
-      return args[++i];
-    };
-    if (arg == "--sdk") {
-      o.sdk = value();
-    } else if (arg == "--suite") {
-      o.suite = value();
-    } else if (arg == "--fake-claude") {
-      o.fake_claude = value();
-    } else if (arg == "-j" || arg == "--jobs") {
-      const std::string text = value();
-      int jobs = 0;
-      auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), jobs);
-      if (ec != std::errc() || end != text.data() + text.size() || jobs < 1) {
-        throw UsageError{"-j takes a positive whole number, not '" + text + "'"};
-      }
-      o.jobs = jobs;
-    } else if (arg.starts_with("-j") && arg.size() > 2) {
-      const std::string text = arg.substr(2);
-      int jobs = 0;
-      auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), jobs);
-      if (ec != std::errc() || end != text.data() + text.size() || jobs < 1) {
-        throw UsageError{"-j takes a positive whole number, not '" + text + "'"};
-      }
-      o.jobs = jobs;
-    } else if (arg == "--list") {
-      o.list = true;
-    } else if (arg == "--exact") {
-      o.exact = true;
-    } else if (arg == "--force") {
-      o.force = true;
-    } else if (arg == "--quiet" || arg == "-q") {
-      o.quiet = true;
-    } else if (arg == "--verbose" || arg == "-v") {
-      o.verbose = true;
-    } else if (arg == "--junit") {
-      o.junit = value();
-    } else if (arg == "--json") {
-      o.json = value();
-    } else if (arg == "--html") {
-      o.html = value();
-    } else if (arg == "--baseline") {
-      o.baseline = value();
-    } else if (arg.starts_with("-")) {
-      throw UsageError{"unknown option " + arg};
-    } else {
-      o.prefixes.push_back(arg);
-    }
+    o.jobs = jobs;
+  }
+  for (auto [given, slot] : {std::pair{&a.suite, &o.suite},
+                             {&a.fake_claude, &o.fake_claude},
+                             {&a.junit, &o.junit},
+                             {&a.json, &o.json},
+                             {&a.html, &o.html},
+                             {&a.baseline, &o.baseline}}) {
+    if (*given) *slot = **given;
   }
   if (o.sdk.empty() && !o.list) throw UsageError{"--sdk NAME|CMD is required"};
   if (o.jobs == 0) o.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -192,23 +178,22 @@ baselined case passes (stale), 2 usage error or a bad case or baseline file
 int run_check(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
   CheckOptions options;
   std::vector<std::string> driver;
+  const std::string usage = check_usage();
+  const base::CommandLineText text{kCommand, usage, "try 'harness check --help'\n"};
+  CheckArgs given;
+  CLI::App app;
+  declare(app, given);
+  const std::vector<std::string> arguments(args.begin(), args.end());
+  if (auto exit = base::parse_command_line(app, arguments, text, out, err)) return *exit;
   try {
-    for (const auto& a : args) {
-      if (a == "--help" || a == "-h") {
-        out << check_usage();
-        return 0;
-      }
-    }
-    options = parse_options(args);
+    options = finish_options(std::move(given));
     if (!options.list) driver = driver_command(options.sdk);
   } catch (const DriverCommandError& e) {
     err << "harness check: " << e.what() << "\n"
         << "try 'harness check --help'\n";
     return 2;
   } catch (const UsageError& e) {
-    err << "harness check: " << e.message << "\n"
-        << "try 'harness check --help'\n";
-    return 2;
+    return base::usage_error(text, e.message, err);
   }
 
   const fs::path suite_dir = options.suite.value_or(data_directory("scenarios") / "conformance");

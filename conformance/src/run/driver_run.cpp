@@ -3,8 +3,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -18,6 +16,7 @@
 #include <map>
 #include <sstream>
 
+#include "claude/base/subprocess.hpp"
 #include "claude/conformance/run_files.hpp"
 #include "claude/sdk/line_buffer.hpp"
 
@@ -63,14 +62,6 @@ std::vector<std::string> merged_environment(
   std::vector<std::string> out;
   out.reserve(vars.size());
   for (const auto& [name, value] : vars) out.push_back(name + "=" + value);
-  return out;
-}
-
-std::vector<char*> c_strings(std::vector<std::string>& strings) {
-  std::vector<char*> out;
-  out.reserve(strings.size() + 1);
-  for (auto& s : strings) out.push_back(s.data());
-  out.push_back(nullptr);
   return out;
 }
 
@@ -176,44 +167,32 @@ RunOutcome run_driver(const DriverRunRequest& request) {
     return outcome;
   }
 
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, out_pipe.write, STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, err_pipe.write, STDERR_FILENO);
-  posix_spawnattr_t attributes;
-  posix_spawnattr_init(&attributes);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
-  posix_spawnattr_setpgroup(&attributes, 0);
-  sigset_t defaults;
-  sigemptyset(&defaults);
-  sigaddset(&defaults, SIGPIPE);
-  posix_spawnattr_setsigdefault(&attributes, &defaults);
-
-  std::vector<std::string> argv_strings = request.argv;
   const std::string marker = case_marker();
   auto env_with_marker = request.env;
   env_with_marker.emplace_back(marker.substr(0, marker.find('=')),
                                marker.substr(marker.find('=') + 1));
   if (!request.runs_dir.empty())
     env_with_marker.emplace_back("FAKE_CLAUDE_RUNS", request.runs_dir.string());
-  std::vector<std::string> env_strings = merged_environment(env_with_marker);
-  auto argv = c_strings(argv_strings);
-  auto envp = c_strings(env_strings);
-  pid_t pid = 0;
-  const int spawn_error =
-      ::posix_spawnp(&pid, argv[0], &actions, &attributes, argv.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attributes);
+  // Its own process group, so a timeout ends the driver and whatever it started.
+  const base::Spawned child =
+      base::spawn({.argv = request.argv,
+                   .search_path = true,
+                   .env = merged_environment(env_with_marker),
+                   .fds = {base::ChildFd::open(STDIN_FILENO, "/dev/null", O_RDONLY),
+                           base::ChildFd::dup(out_pipe.write, STDOUT_FILENO),
+                           base::ChildFd::dup(err_pipe.write, STDERR_FILENO)},
+                   .own_process_group = true,
+                   .default_signals = {SIGPIPE}});
   ::close(out_pipe.write);
   out_pipe.write = -1;
   ::close(err_pipe.write);
   err_pipe.write = -1;
-  if (spawn_error != 0) {
+  if (!child.started()) {
     outcome.driver_exit = 127;
-    outcome.driver_stderr = "cannot start " + request.argv[0] + ": " + std::strerror(spawn_error);
+    outcome.driver_stderr = "cannot start " + request.argv[0] + ": " + std::strerror(child.error);
     return outcome;
   }
+  const pid_t pid = child.pid;
 
   claude::sdk::LineBuffer lines;
   auto on_line = [&](const claude::sdk::LineEvent& event) {
@@ -232,17 +211,13 @@ RunOutcome run_driver(const DriverRunRequest& request) {
 
   const auto deadline = started + request.deadline;
   std::optional<Clock::time_point> exited_at;
-  int status = 0;
-  bool reaped = false;
+  std::optional<base::ExitStatus> status;
   std::array<char, 65536> buffer{};
   std::array<pollfd, 2> fds{{{out_pipe.read, POLLIN, 0}, {err_pipe.read, POLLIN, 0}}};
   while (fds[0].fd >= 0 || fds[1].fd >= 0) {
     const auto now = Clock::now();
-    if (!reaped && ::waitpid(pid, &status, WNOHANG) == pid) {
-      reaped = true;
-      exited_at = now;
-    }
-    if (now >= deadline && !reaped) {
+    if (!status && (status = base::try_wait_exit(pid))) exited_at = now;
+    if (now >= deadline && !status) {
       outcome.timed_out = true;
       ::killpg(pid, SIGKILL);
     }
@@ -267,7 +242,7 @@ RunOutcome run_driver(const DriverRunRequest& request) {
     }
   }
   lines.finish(on_line);
-  if (reaped && !outcome.timed_out) {
+  if (status && !outcome.timed_out) {
     outcome.leaked_processes = leaked_after_exit(pid, marker, kLeakGrace);
   }
   // Whatever the driver left behind (the SDK's CLI, a hanging fake-claude, a `setsid` daemon)
@@ -281,14 +256,11 @@ RunOutcome run_driver(const DriverRunRequest& request) {
     }
     ::usleep(10000);
   }
-  if (!reaped) {
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-  }
-  if (WIFEXITED(status)) {
-    outcome.driver_exit = WEXITSTATUS(status);
-  } else if (WIFSIGNALED(status)) {
-    outcome.driver_signal = WTERMSIG(status);
+  if (!status) status = base::wait_exit(pid);
+  if (status->signaled) {
+    outcome.driver_signal = status->value;
+  } else {
+    outcome.driver_exit = status->value;
   }
   if (outcome.driver_stderr.size() > kStderrTail) {
     outcome.driver_stderr.erase(0, outcome.driver_stderr.size() - kStderrTail);

@@ -197,7 +197,7 @@ class Walker {
     if (a.is_object() && b.is_object()) {
       for (auto it = a.begin(); it != a.end(); ++it) {
         auto other = b.find(it.key());
-        const std::string at = pointer + "/" + escape_pointer_token(it.key());
+        std::string at = pointer + "/" + escape_pointer_token(it.key());
         if (other == b.end()) return at;
         if (!json_equal(it.value(), *other)) return first_unequal(it.value(), *other, at);
       }

@@ -1,6 +1,6 @@
 #include "claude/emulator/report.hpp"
 
-#include "claude/input_file/excerpt.hpp"
+#include "claude/base/excerpt.hpp"
 
 namespace claude::emulator {
 namespace {
@@ -38,10 +38,10 @@ Json difference_json(const Difference& d) {
   if (d.actual) {
     // A received value can be megabytes: past the quote limit it is shown as cut text.
     std::string text = dump_json(*d.actual);
-    if (text.size() <= input_file::kMaxQuotedBytes) {
+    if (text.size() <= base::kMaxQuotedBytes) {
       out["actual"] = *d.actual;
     } else {
-      out["actual_excerpt"] = input_file::excerpt(text);
+      out["actual_excerpt"] = base::excerpt(text);
     }
   }
   return out;
@@ -161,7 +161,7 @@ std::string report_text(const Report& report) {
   if (f.closest) {
     if (f.closest->transcript_index < report.transcript.size()) {
       out += "  closest:  " +
-             input_file::excerpt(report.transcript[f.closest->transcript_index].text) + "\n";
+             base::excerpt(report.transcript[f.closest->transcript_index].text) + "\n";
     }
     for (const auto& d : f.closest->differences) {
       out += "    at " + (d.pointer.empty() ? std::string("(root)") : d.pointer) + ": " + d.reason +
@@ -171,7 +171,7 @@ std::string report_text(const Report& report) {
   constexpr std::size_t kListedLeftovers = 20;
   for (std::size_t i = 0; i < report.leftover.size() && i < kListedLeftovers; ++i) {
     out +=
-        "  not consumed: " + input_file::excerpt(report.transcript[report.leftover[i]].text, 200) +
+        "  not consumed: " + base::excerpt(report.transcript[report.leftover[i]].text, 200) +
         "\n";
   }
   if (report.leftover.size() > kListedLeftovers) {

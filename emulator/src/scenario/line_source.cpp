@@ -1,6 +1,6 @@
 #include "line_source.hpp"
 
-#include "claude/input_file/input_file.hpp"
+#include "claude/base/input_file.hpp"
 
 namespace claude::emulator::detail {
 namespace {
@@ -22,7 +22,7 @@ std::optional<std::string> for_each_file_line(const std::filesystem::path& path,
   auto deliver = [&](const sdk::LineEvent& event) {
     if (go_on) go_on = sink(++line_no, event);
   };
-  auto failed = input_file::for_each_input_chunk(path, [&](std::string_view chunk) {
+  auto failed = base::for_each_input_chunk(path, [&](std::string_view chunk) {
     buffer.feed(chunk, deliver);
     return go_on;
   });

@@ -3,7 +3,7 @@
 // only separator, blank lines delivered: they count).
 //
 // How it fails: for_each_file_line returns an error text when the file cannot be read (the
-// reasons of claude/input_file/input_file.hpp: not a regular file or a pipe, a FIFO without a
+// reasons of claude/base/input_file.hpp: not a regular file or a pipe, a FIFO without a
 // writer, a stalled writer, over kMaxInputFileBytes). A line above kMaxFileLineBytes comes as an
 // oversized event.
 //

@@ -2,7 +2,7 @@
 #include <variant>
 
 #include "claude/emulator/json_text.hpp"
-#include "claude/input_file/excerpt.hpp"
+#include "claude/base/excerpt.hpp"
 #include "line_source.hpp"
 #include "parsers.hpp"
 
@@ -48,7 +48,7 @@ class Loader {
     } catch (const Json::exception& e) {
       if (std::holds_alternative<std::monostate>(parser_))
         parser_.emplace<detail::ScenarioParser>(file_);
-      add_error(line_no, "invalid JSON: " + input_file::excerpt(e.what()));
+      add_error(line_no, "invalid JSON: " + base::excerpt(e.what()));
       return true;
     }
     if (std::holds_alternative<std::monostate>(parser_)) {

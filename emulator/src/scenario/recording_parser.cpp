@@ -7,7 +7,7 @@
 
 #include "claude/emulator/invocation.hpp"
 #include "claude/emulator/json_text.hpp"
-#include "claude/input_file/excerpt.hpp"
+#include "claude/base/excerpt.hpp"
 #include "claude/recorder/base64.hpp"
 #include "parsers.hpp"
 #include "sdk_line_grading.hpp"
@@ -92,7 +92,7 @@ void RecordingParser::event(std::size_t line, std::string_view text, bool unterm
       torn_line_ = line;
       return;
     }
-    error(line, "invalid JSON: " + input_file::excerpt(e.what()));
+    error(line, "invalid JSON: " + base::excerpt(e.what()));
     return;
   }
   if (!event.is_object() || !event.contains("t")) {
@@ -260,7 +260,7 @@ void RecordingParser::sdk_line(std::size_t line, const std::string& text) {
   Json pattern;
   std::string label;  // set for the lines that drive what the CLI writes next
   if (!message.is_object() || !message.contains("type") || !message["type"].is_string()) {
-    pattern = std::move(message);
+    pattern = message;  // a copy: order_among_turns below still reads the message
   } else {
     const std::string& type = message["type"].get_ref<const std::string&>();
     std::string capture;

@@ -41,6 +41,7 @@ constexpr std::string_view kOrderModifiers[] = {"label", "after", "malformed", "
 template <typename Names>
 std::string did_you_mean(std::string_view word, const Names& names) {
   std::vector<std::string> candidates;
+  candidates.reserve(std::size(names));
   for (const auto& name : names) candidates.emplace_back(name);
   const auto close = closest_name(word, candidates);
   return close ? " (did you mean '" + *close + "'?)" : "";

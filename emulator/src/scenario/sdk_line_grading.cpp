@@ -194,9 +194,7 @@ Json graded_permission(const Json& answer, const Json& cli_request) {
   // Rule "omitted updatedInput is the tool's input": the CLI runs the input it asked about.
   const Json* input = member(cli_request, "input");
   const Json* updated = member(answer, "updatedInput");
-  if (updated == nullptr && input != nullptr) {
-    pattern["updatedInput"] = omitted_or({*input});
-  } else if (updated != nullptr && input != nullptr && json_equal(*updated, *input)) {
+  if (input != nullptr && (updated == nullptr || json_equal(*updated, *input))) {
     pattern["updatedInput"] = omitted_or({*input});
   } else if (updated == nullptr) {
     pattern["updatedInput"] = absent();

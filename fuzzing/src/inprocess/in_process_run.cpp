@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "claude/emulator/engine.hpp"
@@ -67,8 +68,16 @@ class EnginePump {
   }
 
  private:
+  // The Engine's clock: real time plus the waits skipped. While the SDK side is quiet (it has read
+  // every line, answered every control request of the CLI's, and written nothing for kQuiet), the
+  // Engine's next deadline is reached at once instead of waited for: fake-claude's sleeps and waits
+  // cost nothing, and a run takes milliseconds. A CLI request still unanswered keeps real time
+  // going: the SDK's callback may be running (driver specs delay some on purpose).
+  static constexpr auto kQuiet = std::chrono::milliseconds(2);
+
   claude::emulator::Millis now() const {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started_).count();
+    return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started_).count() +
+           skipped_;
   }
 
   void deliver() {
@@ -78,7 +87,31 @@ class EnginePump {
     }
   }
   void push(const claude::sdk::LineEvent& e) {
-    if (e.kind == claude::sdk::LineEvent::Kind::line) transport_->push_line(std::string(e.text));
+    if (e.kind != claude::sdk::LineEvent::Kind::line) return;
+    track(e.text, "control_request", true);
+    track(e.text, "control_cancel_request", false);
+    transport_->push_line(std::string(e.text));
+  }
+  // Keeps `awaiting_` (the CLI's control requests the SDK has not answered nor seen withdrawn).
+  void track(std::string_view line, std::string_view type, bool add) {
+    if (line.find(type) == std::string_view::npos) return;
+    const Json value = claude::emulator::parse_json_or_discarded(line);
+    if (!value.is_object() || !value.contains("type") || value["type"] != Json(std::string(type)) ||
+        !value.contains("request_id") || !value["request_id"].is_string())
+      return;
+    const std::string id = value["request_id"].get<std::string>();
+    if (add)
+      awaiting_.insert(id);
+    else
+      awaiting_.erase(id);
+  }
+  void answered(std::string_view frame) {
+    if (awaiting_.empty() || frame.find("control_response") == std::string_view::npos) return;
+    const Json value = claude::emulator::parse_json_or_discarded(frame);
+    if (!value.is_object() || !value.contains("response") || !value["response"].is_object()) return;
+    const Json& response = value["response"];
+    if (response.contains("request_id") && response["request_id"].is_string())
+      awaiting_.erase(response["request_id"].get<std::string>());
   }
 
   void pump() {
@@ -86,11 +119,16 @@ class EnginePump {
     deliver();
     bool eof = false;
     while (!engine_.finished() && !stop_) {
-      if (auto frame = transport_->next_written(std::chrono::milliseconds(1))) {
+      if (auto frame = transport_->next_written(kQuiet)) {
+        answered(*frame);
         engine_.on_line(*frame, false, now());
       } else if (!eof && !transport_->input_open()) {
         eof = true;
         engine_.on_eof(now());
+      } else if (awaiting_.empty() && !transport_->has_buffered_line()) {
+        const auto deadline = engine_.next_deadline();
+        const auto at = now();
+        if (deadline && *deadline > at) skipped_ += *deadline - at;
       }
       engine_.on_time(now());
       deliver();
@@ -113,6 +151,8 @@ class EnginePump {
   std::shared_ptr<InMemoryTransport> transport_;
   claude::sdk::LineBuffer lines_;
   Clock::time_point started_ = Clock::now();
+  claude::emulator::Millis skipped_ = 0;  // pump thread only
+  std::set<std::string> awaiting_;        // pump thread only
   std::atomic<bool> stop_{false};
   std::atomic<bool> done_{false};
   std::thread thread_;

@@ -1,5 +1,6 @@
 #include "claude/sdk/client.hpp"
 
+#include "api/control_results.hpp"
 #include "client/session.hpp"
 
 namespace claude::sdk {
@@ -33,13 +34,33 @@ std::optional<Message> Client::receive_message() {
   return session_->next_message();
 }
 
-std::vector<Message> Client::receive_response() {
+Turn Client::receive_response() {
+  return Turn(*session_);
+}
+
+Turn::iterator Turn::begin() {
+  if (!started_) advance();
+  return iterator(this);
+}
+
+void Turn::advance() {
+  started_ = true;
+  current_ = next();
+}
+
+std::optional<Message> Turn::next() {
+  if (over_) return std::nullopt;
+  auto message = session_->next_message();
+  if (!message || message->is<ResultMessage>()) over_ = true;
+  return message;
+}
+
+std::vector<Message> Turn::collect() {
   std::vector<Message> out;
-  while (auto m = session_->next_message()) {
-    bool last = m->is<ResultMessage>();
-    out.push_back(std::move(*m));
-    if (last) break;
-  }
+  if (started_ && current_) out.push_back(std::move(*current_));
+  started_ = true;
+  current_.reset();
+  while (auto m = next()) out.push_back(std::move(*m));
   return out;
 }
 
@@ -47,34 +68,34 @@ MessageQueueStats Client::message_queue_stats() const {
   return session_->queue_stats();
 }
 
-json Client::interrupt() {
-  return session_->control("interrupt", json::object());
+ControlAck Client::interrupt() {
+  return {session_->control("interrupt", json::object())};
 }
-json Client::set_permission_mode(std::string_view mode) {
-  return session_->control("set_permission_mode", {{"mode", mode}});
+ControlAck Client::set_permission_mode(PermissionMode mode) {
+  return {session_->control("set_permission_mode", {{"mode", to_string(mode)}})};
 }
-json Client::set_model(std::optional<std::string> model) {
-  return session_->control("set_model", {{"model", model ? json(*model) : json()}});
+ControlAck Client::set_model(std::optional<std::string> model) {
+  return {session_->control("set_model", {{"model", model ? json(*model) : json()}})};
 }
-json Client::rewind_files(std::string_view user_message_id, bool dry_run) {
+RewindFilesResult Client::rewind_files(std::string_view user_message_id, bool dry_run) {
   json payload = {{"user_message_id", user_message_id}};
   if (dry_run) payload["dry_run"] = true;
-  return session_->control("rewind_files", std::move(payload));
+  return api::rewind_files_result_from(session_->control("rewind_files", std::move(payload)));
 }
-json Client::mcp_status() {
-  return session_->control("mcp_status", json::object());
+McpStatus Client::mcp_status() {
+  return api::mcp_status_from(session_->control("mcp_status", json::object()));
 }
-json Client::get_context_usage() {
-  return session_->control("get_context_usage", json::object());
+ContextUsage Client::get_context_usage() {
+  return api::context_usage_from(session_->control("get_context_usage", json::object()));
 }
-json Client::stop_task(std::string_view task_id) {
-  return session_->control("stop_task", {{"task_id", task_id}});
+ControlAck Client::stop_task(std::string_view task_id) {
+  return {session_->control("stop_task", {{"task_id", task_id}})};
 }
-json Client::mcp_reconnect(std::string_view server_name) {
-  return session_->control("mcp_reconnect", {{"serverName", server_name}});
+ControlAck Client::mcp_reconnect(std::string_view server_name) {
+  return {session_->control("mcp_reconnect", {{"serverName", server_name}})};
 }
-json Client::mcp_toggle(std::string_view server_name, bool enabled) {
-  return session_->control("mcp_toggle", {{"serverName", server_name}, {"enabled", enabled}});
+ControlAck Client::mcp_toggle(std::string_view server_name, bool enabled) {
+  return {session_->control("mcp_toggle", {{"serverName", server_name}, {"enabled", enabled}})};
 }
 json Client::background_tasks(std::optional<std::string> tool_use_id) {
   json payload = json::object();

@@ -2,11 +2,11 @@
 
 #include <algorithm>
 
-#include "claude/sdk/argv_builder.hpp"
-#include "claude/sdk/cli_discovery.hpp"
-#include "claude/sdk/frame_writer.hpp"
+#include "api/callback_answers.hpp"
+#include "process/argv_builder.hpp"
+#include "process/cli_discovery.hpp"
+#include "messages/frame_writer.hpp"
 #include "claude/sdk/subprocess_transport.hpp"
-#include "messages/json_writer.hpp"
 #include "messages/parse_inbound.hpp"
 
 namespace claude::sdk::client {
@@ -25,7 +25,6 @@ std::unique_ptr<Transport> make_subprocess(const Options& o) {
   so.on_stderr_line = o.on_stderr;
   so.grace = o.close_grace;
   so.term_wait = o.term_wait;
-  so.lend_lines = true;  // next_message() copies each line, on the consumer's thread
   return std::make_unique<SubprocessTransport>(std::move(launch), std::move(so));
 }
 
@@ -113,23 +112,8 @@ void Session::connect() {
 
 json Session::initialize_request() const {
   json request = json::object();
-  if (!options_.hooks.empty()) {
-    json hooks = json::object();
-    std::size_t n = 0;
-    for (const auto& [event, matchers] : options_.hooks) {
-      json list = json::array();
-      for (const auto& m : matchers) {
-        json ids = json::array();
-        for (std::size_t i = 0; i < m.callbacks.size(); ++i)
-          ids.push_back("hook_" + std::to_string(n++));
-        json entry = {{"matcher", m.matcher ? json(*m.matcher) : json()}, {"hookCallbackIds", ids}};
-        if (m.timeout_seconds) entry["timeout"] = *m.timeout_seconds;
-        list.push_back(std::move(entry));
-      }
-      hooks[event] = std::move(list);
-    }
+  if (json hooks = api::register_hooks(options_.hooks).wire; !hooks.is_null())
     request["hooks"] = std::move(hooks);
-  }
   if (!options_.agents.is_null()) request["agents"] = options_.agents;
   if (options_.system_prompt_in_initialize) {
     const auto& sp = options_.system_prompt;
@@ -152,49 +136,15 @@ json Session::initialize_request() const {
 }
 
 void Session::install_handlers() {
-  std::size_t n = 0;
-  for (const auto& [event, matchers] : options_.hooks)
-    for (const auto& m : matchers)
-      for (const auto& cb : m.callbacks) hook_callbacks_["hook_" + std::to_string(n++)] = cb;
+  auto hooks = api::register_hooks(options_.hooks);
+  for (std::size_t i = 0; i < hooks.callbacks.size(); ++i)
+    hook_callbacks_["hook_" + std::to_string(i)] = std::move(hooks.callbacks[i]);
 
   protocol_->set_handler("can_use_tool", [this](const ControlRequest& r, const CancelToken& c) {
     if (!options_.can_use_tool) throw std::runtime_error("canUseTool callback is not provided.");
     const auto* typed = std::get_if<CanUseToolRequest>(&r.typed);
     if (!typed) throw std::runtime_error("can_use_tool request without tool_name/input");
-    ToolPermissionRequest request{
-        typed->tool_name,    parsed_or_null(typed->input),
-        typed->tool_use_id,  parsed_or_null(typed->permission_suggestions),
-        typed->blocked_path, typed->agent_id};
-    PermissionDecision d = options_.can_use_tool(request, c);
-    // Written as text, keys in the order nlohmann would sort them. An allow without new input
-    // echoes the CLI's own text of `input`, byte for byte.
-    std::string out;
-    out.reserve(96 + typed->tool_use_id.size() + typed->input.text().size() + d.message.size());
-    out = R"({"behavior":)";
-    if (d.allow) {
-      out += R"("allow","toolUseID":)";
-      detail::append_json_string(out, typed->tool_use_id);
-      out += R"(,"updatedInput":)";
-      if (d.updated_input)
-        detail::append_json(out, *d.updated_input);
-      else if (typed->input.present())
-        out += typed->input.text();
-      else
-        out += "null";
-      if (d.updated_permissions) {
-        out += R"(,"updatedPermissions":)";
-        detail::append_json(out, *d.updated_permissions);
-      }
-    } else {
-      out += R"("deny")";
-      if (d.interrupt) out += R"(,"interrupt":true)";
-      out += R"(,"message":)";
-      detail::append_json_string(out, d.message);
-      out += R"(,"toolUseID":)";
-      detail::append_json_string(out, typed->tool_use_id);
-    }
-    out += '}';
-    return ControlPayload::serialized(std::move(out));
+    return ControlPayload::serialized(api::answer_permission(options_.can_use_tool, *typed, c));
   });
 
   protocol_->set_handler("hook_callback", [this](const ControlRequest& r, const CancelToken& c) {
@@ -203,9 +153,7 @@ void Session::install_handlers() {
     auto it = hook_callbacks_.find(typed->callback_id);
     if (it == hook_callbacks_.end())
       throw std::runtime_error("No hook callback found for ID: " + typed->callback_id);
-    HookInput input{typed->hook_event_name, typed->tool_use_id, parsed_or_null(typed->input)};
-    json out = it->second(input, c);
-    return out.is_null() ? json::object() : out;
+    return ControlPayload(api::answer_hook(it->second, *typed, c));
   });
 
   protocol_->set_handler("mcp_message", [this](const ControlRequest& r, const CancelToken&) {
@@ -396,8 +344,6 @@ std::optional<Message> Session::next_message() {
       parse_unparsed(std::get<UnparsedLine>(item), m);
     }
   }
-  // A line lent by the transport is copied here, on the consumer's thread, not the reader's.
-  m->own_line();
   release(m->line_size());
   return m;
 }

@@ -35,7 +35,7 @@
 #include <vector>
 
 #include "claude/sdk/control_protocol.hpp"
-#include "claude/sdk/message_parser.hpp"
+#include "messages/message_parser.hpp"
 #include "claude/sdk/message_queue_stats.hpp"
 #include "claude/sdk/options.hpp"
 #include "claude/sdk/transport.hpp"

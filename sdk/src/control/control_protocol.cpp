@@ -1,3 +1,6 @@
+// The thin threaded driver around ControlCore: it reads the transport, feeds the core under one
+// mutex, writes the frames the core hands back and delivers its events (listener callbacks,
+// handler runs, PendingControl outcomes, cancel tokens). Every protocol decision is the core's.
 #include "claude/sdk/control_protocol.hpp"
 
 #include <condition_variable>
@@ -8,22 +11,21 @@
 #include <unordered_map>
 #include <vector>
 
-#include "claude/sdk/frame_writer.hpp"
-#include "claude/sdk/message_parser.hpp"
-#include "messages/leading_type.hpp"
-#include "messages/parse_inbound.hpp"
+#include "control/control_core.hpp"
 #include "threads/sigpipe.hpp"
 
 namespace claude::sdk {
 
+using control::Clock;
+using control::ControlCore;
+using control::Event;
 using nlohmann::json;
-using Clock = std::chrono::steady_clock;
+namespace event = control::event;
 
 struct PendingControl::State {
   std::string request_id;
   std::string subtype;
   std::optional<Clock::time_point> deadline;
-  std::chrono::milliseconds timeout{0};
   std::weak_ptr<ControlProtocol::Engine> engine;
 
   std::mutex mutex;
@@ -44,19 +46,50 @@ struct PendingControl::State {
   }
 };
 
+namespace {
+
+std::string random_salt() {
+  std::random_device rd;
+  char salt[9];
+  std::snprintf(salt, sizeof salt, "%08x", static_cast<unsigned>(rd()));
+  return salt;
+}
+
+}  // namespace
+
 struct ControlProtocol::Engine : std::enable_shared_from_this<ControlProtocol::Engine> {
   Transport& transport;
-  Config config;
+  control::CoreConfig config;
   ControlListener listener;
   std::unordered_map<std::string, ControlRequestHandler> handlers;
 
-  // Reader-role pool (see worker_loop).
-  static constexpr auto kPromoteAfter = std::chrono::microseconds(1000);
+  // Guards the core and the two tables beside it.
+  mutable std::mutex mutex;
+  std::optional<ControlCore> core;  // made by start(), once the handlers are known
+  std::unordered_map<std::string, std::shared_ptr<PendingControl::State>> waiters;
+  std::unordered_map<std::string, CancelToken> tokens;
+
+  // What one call into the core handed back, taken while the mutex is held and acted on after.
+  struct Output {
+    std::vector<std::string> frames;
+    std::vector<Event> events;
+    std::vector<std::pair<std::shared_ptr<PendingControl::State>, event::Outcome>> outcomes;
+    std::vector<CancelToken> cancels;
+  };
+
+  // Threads: one holds the reader role; when it meets an inbound request it runs the handler
+  // itself (a hand-off to another thread costs a cross-CPU wake-up, which is most of a control
+  // round trip), and if the handler is still running kTakeOverAfter later, an idle thread takes
+  // the reader role over (one is started when none is idle), so handlers may block, run
+  // concurrently and wait for answers to our own requests.
+  // Idle threads check with a timed wait while handlers ran recently, and sleep until woken
+  // otherwise: a wake-up per request would cost the round trip a second CPU.
+  static constexpr auto kTakeOverAfter = std::chrono::microseconds(1000);
   static constexpr auto kDeepSleepAfter = std::chrono::milliseconds(100);
   std::mutex pool_mutex;
   std::condition_variable pool_cv;
   bool reading = false;  // some thread holds the reader role
-  bool lent = false;     // its holder is running a handler; a follower may take the role over
+  bool lent = false;     // its holder is running a handler; an idle thread may take the role over
   std::uint64_t lend_epoch = 0;
   Clock::time_point lent_at{};
   Clock::time_point last_lend{};
@@ -65,47 +98,9 @@ struct ControlProtocol::Engine : std::enable_shared_from_this<ControlProtocol::E
   std::size_t deep_sleepers = 0;
   std::vector<std::thread> threads;
   bool started = false;
+  bool batch_open = false;  // reader only: on_message ran since the last on_batch_end
 
-  // Touched only by the current leader.
-  MessageParser parser;
-  std::size_t line_number = 0;
-  std::optional<ResultMessage> last_result;
-  // Set by the leader at a bad line, or by fail() when the consumer finds one; then lines are
-  // drained, not routed.
-  std::atomic<bool> fatal{false};
-  bool batch_open = false;  // on_message ran since the last on_batch_end
-
-  // Outbound requests and inbound handlers, by request_id.
-  mutable std::mutex table_mutex;
-  std::unordered_map<std::string, std::shared_ptr<PendingControl::State>> pending;
-  std::unordered_map<std::string, CancelToken> inbound;
-  bool ended = false;
-  std::exception_ptr end_error;
-  std::string end_stderr_tail;  // the CLI's stderr tail once its stream ended
-  std::atomic<std::uint64_t> next_id{1};
-  std::string id_salt;
-
-  std::atomic<Clock::rep> last_activity{Clock::now().time_since_epoch().count()};
-  std::atomic<std::size_t> in_flight{0};
-
-  // Holds the parsed body itself: a ControlRequest is a dozen strings, and moving it from
-  // message to local to Work to optional was a tenth of the round trip's instructions.
-  struct Work {
-    explicit Work(MessageBody&& b) : body(std::move(b)) {}
-    [[nodiscard]] const ControlRequest& request() const { return std::get<ControlRequest>(body); }
-    MessageBody body;
-    const ControlRequestHandler* handler = nullptr;
-    CancelToken token;
-  };
-
-  Engine(Transport& t, Config c) : transport(t), config(c) {
-    std::random_device rd;
-    char salt[9];
-    std::snprintf(salt, sizeof salt, "%08x", static_cast<unsigned>(rd()));
-    id_salt = salt;
-  }
-
-  void touch() { last_activity = Clock::now().time_since_epoch().count(); }
+  Engine(Transport& t, control::CoreConfig c) : transport(t), config(std::move(c)) {}
 
   void try_write(std::string_view frame) {
     try {
@@ -115,14 +110,71 @@ struct ControlProtocol::Engine : std::enable_shared_from_this<ControlProtocol::E
     }
   }
 
-  // ---- engine threads ------------------------------------------------------------------
+  // mutex held: moves the core's output into `out`, resolving what needs the tables.
+  void collect(Output& out) {
+    while (auto frame = core->next_frame()) out.frames.push_back(std::move(*frame));
+    while (auto e = core->next_event()) {
+      if (auto* outcome = std::get_if<event::Outcome>(&*e)) {
+        auto it = waiters.find(outcome->request_id);
+        if (it == waiters.end()) continue;
+        out.outcomes.emplace_back(std::move(it->second), std::move(*outcome));
+        waiters.erase(it);
+      } else if (auto* request = std::get_if<event::Request>(&*e)) {
+        tokens.emplace(request->request().request_id, CancelToken());
+        out.events.push_back(std::move(*e));
+      } else if (auto* cancel = std::get_if<event::Cancel>(&*e)) {
+        auto it = tokens.find(cancel->request_id);
+        if (it != tokens.end()) out.cancels.push_back(it->second);
+      } else {
+        out.events.push_back(std::move(*e));
+      }
+    }
+  }
 
-  // One thread at a time holds the reader role. When it meets a control request it runs the
-  // handler itself, without waking anyone (a wake-up costs more than a fast handler), and "lends"
-  // the role: if the handler is still running kPromoteAfter later, an idle follower takes the
-  // role over and reading goes on, so slow or blocking handlers run concurrently and a handler
-  // that waits for one of our own control requests cannot deadlock the reader. Idle followers
-  // check with a timed wait while handlers ran recently, and sleep until woken otherwise.
+  // Acts on `out` outside the mutex; returns the inbound request to run, if any (at most one per
+  // line), and sets `over` at the end.
+  std::optional<event::Request> deliver(Output& out, bool& over) {
+    for (const auto& frame : out.frames) try_write(frame);
+    for (auto& [state, outcome] : out.outcomes)
+      state->complete(std::move(outcome.payload), std::move(outcome.error));
+    for (auto& token : out.cancels) token.cancel();
+    std::optional<event::Request> work;
+    for (auto& e : out.events) {
+      if (auto* data = std::get_if<event::Data>(&e)) {
+        if (listener.on_message) {
+          listener.on_message(std::move(data->message));
+          batch_open = true;
+        }
+      } else if (auto* unparsed = std::get_if<event::Unparsed>(&e)) {
+        listener.on_unparsed(std::move(unparsed->line), unparsed->line_number, unparsed->type);
+        batch_open = true;
+      } else if (auto* noise = std::get_if<event::Noise>(&e)) {
+        if (listener.on_noise) listener.on_noise(noise->line);
+      } else if (auto* request = std::get_if<event::Request>(&e)) {
+        work.emplace(std::move(*request));
+      } else if (auto* end = std::get_if<event::End>(&e)) {
+        over = true;
+        if (listener.on_end) listener.on_end(end->error, end->end);
+      }
+    }
+    return work;
+  }
+
+  // Runs `call` on the core under the mutex and acts on what it handed back.
+  template <class Call>
+  void with_core(Call&& call) {
+    Output out;
+    {
+      std::lock_guard lock(mutex);
+      call(*core);
+      collect(out);
+    }
+    bool over = false;
+    deliver(out, over);
+  }
+
+  // ---- threads -------------------------------------------------------------------------------
+
   void worker_loop() {
     detail::block_sigpipe_on_this_thread();
     std::unique_lock lock(pool_mutex);
@@ -136,12 +188,12 @@ struct ControlProtocol::Engine : std::enable_shared_from_this<ControlProtocol::E
             return;
           }
           if (!reading) break;
-          auto now = Clock::now();
-          if (lent && now >= lent_at + kPromoteAfter) break;
+          const auto now = Clock::now();
+          if (lent && now >= lent_at + kTakeOverAfter) break;
           if (lent) {
-            pool_cv.wait_until(lock, lent_at + kPromoteAfter);
+            pool_cv.wait_until(lock, lent_at + kTakeOverAfter);
           } else if (now - last_lend < kDeepSleepAfter) {
-            pool_cv.wait_for(lock, kPromoteAfter);
+            pool_cv.wait_for(lock, kTakeOverAfter);
           } else {
             ++deep_sleepers;
             pool_cv.wait(lock);
@@ -153,7 +205,7 @@ struct ControlProtocol::Engine : std::enable_shared_from_this<ControlProtocol::E
         reading = true;
       }
       lock.unlock();
-      std::optional<Work> work = lead();
+      std::optional<event::Request> work = read_until_request();
       lock.lock();
       if (!work) {
         reading = false;
@@ -167,79 +219,42 @@ struct ControlProtocol::Engine : std::enable_shared_from_this<ControlProtocol::E
       if (idle == 0)
         threads.emplace_back([self = shared_from_this()] { self->worker_loop(); });
       else if (deep_sleepers == idle)
-        pool_cv.notify_one();  // after a quiet spell every follower sleeps untimed
+        pool_cv.notify_one();  // after a quiet spell every idle thread sleeps untimed
       lock.unlock();
       run_handler(*work);
       lock.lock();
-      // Still ours if no follower took it over meanwhile.
+      // Still ours if no idle thread took it over meanwhile.
       have_role = lent && lend_epoch == my_lend;
       if (have_role) lent = false;
     }
   }
 
-  // Reads and routes lines until a control request needs a handler (returned) or the stream
+  // Reads and routes lines until an inbound request needs its handler (returned) or the stream
   // ends (nullopt).
-  std::optional<Work> lead() {
+  std::optional<event::Request> read_until_request() {
     for (;;) {
-      // Lines already buffered arrived with the read before them: the clock is read once per
-      // read from the CLI, not once per line.
+      // Lines already buffered arrived with the read before them: a waiting consumer is woken
+      // once per read from the CLI, not once per line.
       const bool from_the_cli = !transport.has_buffered_line();
       if (batch_open && from_the_cli) end_batch();
       ReadResult r = transport.read();
-      if (auto* end = std::get_if<StreamEnd>(&r)) {
-        finish(*end);
-        return std::nullopt;
+      Output out;
+      {
+        std::lock_guard lock(mutex);
+        if (auto* end = std::get_if<StreamEnd>(&r))
+          core->feed_end(*end);
+        else
+          core->feed_line(std::move(std::get<InboundLine>(r)), Clock::now());
+        collect(out);
       }
-      auto& line = std::get<InboundLine>(r);
-      ++line_number;
-      if (from_the_cli) touch();
-      if (fatal) continue;  // drain so the CLI never blocks on a full pipe
-      if (line.oversized) {
-        fail_fatal(std::make_exception_ptr(
-            MessageParseError(line_number, line.size, config.max_line_bytes)));
-        continue;
-      }
-      const std::string_view text = line.view();
-      std::size_t first = text.find_first_not_of(" \t\r");
-      if (first == std::string::npos || text[first] != '{') {
-        if (listener.on_noise) listener.on_noise(text);
-        continue;
-      }
-      if (listener.on_unparsed) {
-        if (const std::optional<MessageType> bulk = bulk_type(text)) {
-          listener.on_unparsed(std::move(line), line_number, *bulk);
-          batch_open = true;
-          continue;
-        }
-      }
-      ParseResult parsed = detail::parse_inbound(parser, line);
-      if (auto* err = std::get_if<ParseError>(&parsed)) {
-        if (line.partial) {
-          // A truncated last line (the CLI died mid-write) is not a frame; keep it visible.
-          if (listener.on_noise) listener.on_noise(line.view());
-        } else {
-          fail_fatal(std::make_exception_ptr(
-              MessageParseError(*err, line_number, std::string(line.view()))));
-        }
-        continue;
-      }
-      std::optional<Work> work = route(std::move(std::get<Message>(parsed)));
+      bool over = std::holds_alternative<StreamEnd>(r);
+      std::optional<event::Request> work = deliver(out, over);
       if (work) {
         if (batch_open) end_batch();
         return work;
       }
+      if (over && std::holds_alternative<StreamEnd>(r)) return std::nullopt;
     }
-  }
-
-  // The type of a line the listener's consumer parses (assistant, user, stream_event), when its
-  // start says so with certainty; nullopt for every other line, which is parsed here.
-  static std::optional<MessageType> bulk_type(std::string_view text) {
-    const std::optional<std::string_view> type = detail::leading_type(text);
-    if (!type) return std::nullopt;
-    if (*type == "stream_event") return MessageType::stream_event;
-    if (*type == "assistant") return MessageType::assistant;
-    if (*type == "user") return MessageType::user;
-    return std::nullopt;
   }
 
   void end_batch() {
@@ -247,171 +262,37 @@ struct ControlProtocol::Engine : std::enable_shared_from_this<ControlProtocol::E
     if (listener.on_batch_end) listener.on_batch_end();
   }
 
-  std::optional<Work> route(Message&& message) {
-    if (const auto* response = message.get_if<ControlResponse>()) {
-      resolve(*response);
-      return std::nullopt;
-    }
-    if (const auto* cancel = message.get_if<ControlCancelRequest>()) {
-      std::optional<CancelToken> token;
-      {
-        std::lock_guard lock(table_mutex);
-        auto it = inbound.find(cancel->request_id);
-        if (it != inbound.end()) token = it->second;
-      }
-      if (token) token->cancel();
-      return std::nullopt;
-    }
-    if (message.is<ControlRequest>()) {
-      std::optional<Work> work(std::in_place, std::move(message).take_body());
-      const ControlRequest& request = work->request();
-      auto handler = handlers.find(request.subtype);
-      if (handler == handlers.end()) {
-        try_write(control_error_frame(request.request_id,
-                                      "Unsupported control request subtype: " + request.subtype,
-                                      "unsupported_request"));
-        return std::nullopt;
-      }
-      work->handler = &handler->second;
-      {
-        std::lock_guard lock(table_mutex);
-        // A repeated id while the first is still being handled is the same request again.
-        if (!inbound.emplace(request.request_id, work->token).second) return std::nullopt;
-      }
-      ++in_flight;
-      return work;
-    }
-    if (const auto* result = message.get_if<ResultMessage>()) last_result = *result;
-    if (listener.on_message) {
-      listener.on_message(std::move(message));
-      batch_open = true;
-    }
-    return std::nullopt;
-  }
-
-  void run_handler(Work& work) {
+  void run_handler(const event::Request& work) {
     const ControlRequest& request = work.request();
     const std::string& id = request.request_id;
-    std::string frame;
+    CancelToken token;
+    {
+      std::lock_guard lock(mutex);
+      token = tokens.at(id);
+    }
+    std::optional<ControlPayload> payload;
+    std::string error;
+    std::optional<std::string> error_code;
     try {
-      ControlPayload payload = (*work.handler)(request, work.token);
-      frame = payload.text ? control_success_frame_serialized(id, *payload.text)
-                           : control_success_frame(id, payload.value);
+      payload.emplace((handlers.at(request.subtype))(request, token));
     } catch (const ControlError& e) {
-      frame = control_error_frame(id, e.error(), e.error_code());
+      error = e.error();
+      error_code = e.error_code();
     } catch (const std::exception& e) {
-      frame = control_error_frame(id, e.what());
+      error = e.what();
     } catch (...) {
-      frame = control_error_frame(
-          id, "handler for " + request.subtype + " threw a non-standard exception");
+      error = "handler for " + request.subtype + " threw a non-standard exception";
     }
-    bool answer;
-    {
-      std::lock_guard lock(table_mutex);
-      inbound.erase(id);
-      answer = !work.token.cancelled();
-    }
-    if (answer) try_write(frame);
-    // Activity first: a consumer that sees no handler in flight must also see this answer's time,
-    // or it could count the handler's whole run as inactivity.
-    touch();
-    if (--in_flight == 0 && listener.on_handlers_idle) listener.on_handlers_idle();
-  }
-
-  // ---- outbound ---------------------------------------------------------------------------
-
-  void resolve(const ControlResponse& response) {
-    std::shared_ptr<PendingControl::State> state;
-    {
-      std::lock_guard lock(table_mutex);
-      auto it = pending.find(response.request_id);
-      if (it == pending.end()) return;  // late, cancelled or never ours
-      state = std::move(it->second);
-      pending.erase(it);
-    }
-    if (response.success) {
-      json payload = response.response.present() ? response.response.value() : json::object();
-      state->complete(std::move(payload), nullptr);
-    } else {
-      state->complete(nullptr,
-                      std::make_exception_ptr(ControlError(state->subtype, state->request_id,
-                                                           response.error, response.error_code)));
-    }
-  }
-
-  std::shared_ptr<PendingControl::State> register_request(
-      std::string_view subtype, std::optional<std::chrono::milliseconds> timeout) {
-    auto state = std::make_shared<PendingControl::State>();
-    state->request_id = "req_" + std::to_string(next_id++) + "_" + id_salt;
-    state->subtype = std::string(subtype);
-    state->timeout = timeout.value_or(config.request_timeout);
-    if (state->timeout.count() > 0) state->deadline = Clock::now() + state->timeout;
-    state->engine = weak_from_this();
-    std::lock_guard lock(table_mutex);
-    if (ended) {
-      state->complete(nullptr, pending_end_error(*state));
-      return state;
-    }
-    pending.emplace(state->request_id, state);
-    return state;
-  }
-
-  bool forget(const std::string& request_id) {
-    std::lock_guard lock(table_mutex);
-    return pending.erase(request_id) > 0;
-  }
-
-  // ---- end of stream ----------------------------------------------------------------------
-
-  std::exception_ptr pending_end_error(const PendingControl::State& state) const {
-    if (end_error) return end_error;
-    return std::make_exception_ptr(ConnectionError("the CLI's stream ended before it answered " +
-                                                       state.subtype + " (request_id " +
-                                                       state.request_id + ")",
-                                                   end_stderr_tail));
-  }
-
-  std::exception_ptr classify(const StreamEnd& end) const {
-    if (end.status.ended_by_host) return nullptr;
-    if (!end.error.empty())
-      return std::make_exception_ptr(
-          ConnectionError("reading the CLI's stdout failed: " + end.error, end.stderr_tail));
-    if (!end.status.known() || end.status.exit_code == 0) return nullptr;
-    if (end.status.exit_code && last_result && last_result->is_error)
-      return std::make_exception_ptr(ResultError(*last_result, end.status, end.stderr_tail));
-    return std::make_exception_ptr(
-        ProcessError("the Claude Code CLI ended unexpectedly", end.status, end.stderr_tail));
-  }
-
-  // Ends the session for every waiter; returns false if it had already ended.
-  bool end_session(std::exception_ptr error) {
-    std::unordered_map<std::string, std::shared_ptr<PendingControl::State>> failed;
-    std::vector<CancelToken> tokens;
-    {
-      std::lock_guard lock(table_mutex);
-      if (ended) return false;
-      ended = true;
-      end_error = std::move(error);
-      failed.swap(pending);
-      for (auto& [id, token] : inbound) tokens.push_back(token);
-    }
-    for (auto& [id, state] : failed) state->complete(nullptr, pending_end_error(*state));
-    for (auto& token : tokens) token.cancel();
-    return true;
-  }
-
-  void fail_fatal(const std::exception_ptr& error) {
-    fatal = true;
-    if (end_session(error) && listener.on_end) listener.on_end(error, StreamEnd{});
-  }
-
-  void finish(const StreamEnd& end) {
-    {
-      std::lock_guard lock(table_mutex);
-      end_stderr_tail = end.stderr_tail;
-    }
-    std::exception_ptr error = classify(end);
-    if (end_session(error) && listener.on_end) listener.on_end(error, end);
+    bool idle_now = false;
+    with_core([&](ControlCore& c) {
+      tokens.erase(id);
+      if (payload)
+        c.answer(id, *payload, Clock::now());
+      else
+        c.answer_error(id, error, error_code, Clock::now());
+      idle_now = c.inbound_in_flight() == 0;
+    });
+    if (idle_now && listener.on_handlers_idle) listener.on_handlers_idle();
   }
 };
 
@@ -432,18 +313,22 @@ bool PendingControl::ready() const {
 json PendingControl::wait() {
   auto& s = *state_;
   std::unique_lock lock(s.mutex);
-  bool done = s.deadline ? s.cv.wait_until(lock, *s.deadline, [&] { return s.done; })
-                         : (s.cv.wait(lock, [&] { return s.done; }), true);
-  if (!done) {
+  while (!s.done) {
+    if (!s.deadline) {
+      s.cv.wait(lock);
+      continue;
+    }
+    if (s.cv.wait_until(lock, *s.deadline) != std::cv_status::timeout) continue;
+    // The deadline passed: the core expires the request (cancel frame, TimeoutError).
     lock.unlock();
-    auto engine = s.engine.lock();
-    if (engine && engine->forget(s.request_id))
-      engine->try_write(control_cancel_frame(s.request_id));
-    s.complete(nullptr,
-               std::make_exception_ptr(TimeoutError(
-                   "control request " + s.subtype + " (request_id " + s.request_id +
-                   ") got no answer within " + std::to_string(s.timeout.count()) + " ms")));
+    if (auto engine = s.engine.lock())
+      engine->with_core([](ControlCore& core) { core.advance(Clock::now()); });
+    else
+      s.complete(nullptr, std::make_exception_ptr(
+                              TimeoutError("control request " + s.subtype + " (request_id " +
+                                           s.request_id + ") got no answer: the session is gone")));
     lock.lock();
+    s.deadline.reset();  // the outcome came with advance()
   }
   if (s.error) std::rethrow_exception(s.error);
   return s.response;
@@ -451,8 +336,8 @@ json PendingControl::wait() {
 
 void PendingControl::cancel() {
   auto& s = *state_;
-  auto engine = s.engine.lock();
-  if (engine && engine->forget(s.request_id)) engine->try_write(control_cancel_frame(s.request_id));
+  if (auto engine = s.engine.lock())
+    engine->with_core([&](ControlCore& core) { core.cancel_request(s.request_id); });
   s.complete(nullptr, std::make_exception_ptr(CancelledError("control request " + s.subtype +
                                                              " (request_id " + s.request_id +
                                                              ") was cancelled by the host")));
@@ -461,7 +346,11 @@ void PendingControl::cancel() {
 // ---- ControlProtocol ----------------------------------------------------------------------
 
 ControlProtocol::ControlProtocol(Transport& transport, Config config)
-    : engine_(std::make_shared<Engine>(transport, config)) {}
+    : engine_(std::make_shared<Engine>(
+          transport, control::CoreConfig{.request_timeout = config.request_timeout,
+                                         .max_line_bytes = config.max_line_bytes,
+                                         .id_salt = random_salt(),
+                                         .handled_subtypes = {}})) {}
 
 ControlProtocol::~ControlProtocol() {
   stop();
@@ -477,6 +366,14 @@ void ControlProtocol::start(ControlListener listener) {
   if (e.started) return;
   e.started = true;
   e.listener = std::move(listener);
+  {
+    std::lock_guard core_lock(e.mutex);
+    if (!e.core) {
+      e.config.pass_bulk_unparsed = static_cast<bool>(e.listener.on_unparsed);
+      for (const auto& [subtype, handler] : e.handlers) e.config.handled_subtypes.insert(subtype);
+      e.core.emplace(e.config, Clock::now());
+    }
+  }
   e.threads.emplace_back([engine = engine_] { engine->worker_loop(); });
 }
 
@@ -503,15 +400,34 @@ void ControlProtocol::stop() {
 
 PendingControl ControlProtocol::send_request(std::string_view subtype, json payload,
                                              std::optional<std::chrono::milliseconds> timeout) {
-  auto state = engine_->register_request(subtype, timeout);
-  if (state->done) return PendingControl(state);
-  json request = payload.is_object() ? std::move(payload) : json::object();
-  request["subtype"] = subtype;
-  try {
-    engine_->transport.write(control_request_frame(state->request_id, request));
-  } catch (const ConnectionError&) {
-    engine_->forget(state->request_id);
-    state->complete(nullptr, std::current_exception());
+  auto& e = *engine_;
+  auto state = std::make_shared<PendingControl::State>();
+  state->subtype = std::string(subtype);
+  state->engine = engine_;
+  Engine::Output out;
+  {
+    std::lock_guard lock(e.mutex);
+    if (!e.core) {
+      e.config.pass_bulk_unparsed = false;
+      e.core.emplace(e.config, Clock::now());
+    }
+    const auto now = Clock::now();
+    state->request_id = e.core->start_request(subtype, std::move(payload), timeout, now);
+    const auto t = timeout.value_or(e.config.request_timeout);
+    if (t.count() > 0) state->deadline = now + t;
+    e.waiters.emplace(state->request_id, state);
+    e.collect(out);
+  }
+  // Our own frame first: the only frame this call queued, unless the session had ended.
+  for (auto& [waiter, outcome] : out.outcomes)
+    waiter->complete(std::move(outcome.payload), std::move(outcome.error));
+  for (const auto& frame : out.frames) {
+    try {
+      e.transport.write(frame);
+    } catch (const ConnectionError&) {
+      auto error = std::current_exception();
+      e.with_core([&](ControlCore& core) { core.fail_request(state->request_id, error); });
+    }
   }
   return PendingControl(state);
 }
@@ -522,7 +438,7 @@ json ControlProtocol::request(std::string_view subtype, json payload,
 }
 
 void ControlProtocol::fail(const std::exception_ptr& error) {
-  engine_->fail_fatal(error);
+  engine_->with_core([&](ControlCore& core) { core.fail(error); });
 }
 
 void ControlProtocol::write(std::string_view frame) {
@@ -530,21 +446,23 @@ void ControlProtocol::write(std::string_view frame) {
 }
 
 bool ControlProtocol::ended() const {
-  std::lock_guard lock(engine_->table_mutex);
-  return engine_->ended;
+  std::lock_guard lock(engine_->mutex);
+  return engine_->core && engine_->core->ended();
 }
 
 std::exception_ptr ControlProtocol::end_error() const {
-  std::lock_guard lock(engine_->table_mutex);
-  return engine_->end_error;
+  std::lock_guard lock(engine_->mutex);
+  return engine_->core ? engine_->core->end_error() : nullptr;
 }
 
 std::size_t ControlProtocol::inbound_in_flight() const {
-  return engine_->in_flight.load();
+  std::lock_guard lock(engine_->mutex);
+  return engine_->core ? engine_->core->inbound_in_flight() : 0;
 }
 
 std::chrono::steady_clock::time_point ControlProtocol::last_activity() const {
-  return Clock::time_point(Clock::duration(engine_->last_activity.load()));
+  std::lock_guard lock(engine_->mutex);
+  return engine_->core ? engine_->core->last_activity() : Clock::now();
 }
 
 }  // namespace claude::sdk

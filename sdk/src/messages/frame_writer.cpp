@@ -1,4 +1,4 @@
-#include "claude/sdk/frame_writer.hpp"
+#include "messages/frame_writer.hpp"
 
 #include "messages/json_writer.hpp"
 

@@ -53,21 +53,6 @@ std::string_view to_string(MessageType type) noexcept {
 Message::Message(std::string line, MessageBody body)
     : line_(std::move(line)), body_(std::move(body)) {}
 
-Message::Message(std::string_view line, std::shared_ptr<const void> lender, MessageBody body)
-    : lent_(line), lender_(std::move(lender)), body_(std::move(body)) {
-  if (!lender_) {
-    line_.assign(line);
-    lent_ = {};
-  }
-}
-
-void Message::own_line() const {
-  if (!lender_) return;
-  line_.assign(lent_);
-  lent_ = {};
-  lender_.reset();
-}
-
 MessageType Message::type() const noexcept {
   // The variant's alternatives are declared in MessageType order.
   return static_cast<MessageType>(body_.index());

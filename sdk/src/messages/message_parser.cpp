@@ -1,4 +1,4 @@
-#include "claude/sdk/message_parser.hpp"
+#include "messages/message_parser.hpp"
 
 #include <simdjson.h>
 
@@ -692,19 +692,14 @@ ParseResult MessageParser::parse_moving(std::string&& line) {
   return parse_line(line, {.owned = &line}, true);
 }
 
-ParseResult MessageParser::parse_lent(std::string_view line, std::shared_ptr<const void>&& lender) {
-  return parse_line(line, {.lender = &lender}, true);
-}
-
 ParseResult MessageParser::parse_line(std::string_view line, LineStorage storage,
                                       bool allow_number_fallback) {
   try {
     element root;
     // A line whose storage has simdjson's padding spare is parsed where it is, not copied first.
     const bool padded =
-        storage.lender != nullptr ||
-        (storage.owned != nullptr &&
-         storage.owned->capacity() - storage.owned->size() >= simdjson::SIMDJSON_PADDING);
+        storage.owned != nullptr &&
+        storage.owned->capacity() - storage.owned->size() >= simdjson::SIMDJSON_PADDING;
     auto error =
         state_->dom.parse(line.data(), line.size(), /*realloc_if_needed=*/!padded).get(root);
     if (allow_number_fallback &&
@@ -733,10 +728,6 @@ ParseResult MessageParser::parse_line(std::string_view line, LineStorage storage
     const detail::JsonTokens tokens{line, stage1.structural_indexes.get(),
                                     stage1.n_structural_indexes};
     MessageBody body = parse_body(type, obj, tokens);
-    if (storage.lender != nullptr) {
-      return ParseResult(std::in_place_type<Message>, line, std::move(*storage.lender),
-                         std::move(body));
-    }
     return ParseResult(std::in_place_type<Message>,
                        storage.owned != nullptr ? std::move(*storage.owned) : std::string(line),
                        std::move(body));

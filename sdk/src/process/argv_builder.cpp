@@ -1,4 +1,4 @@
-#include "claude/sdk/argv_builder.hpp"
+#include "process/argv_builder.hpp"
 
 #include <unistd.h>
 
@@ -84,7 +84,7 @@ std::vector<std::string> build_argv(const Options& o, const std::string& cli_pat
   }
   if (o.model) a.value("model", *o.model);
   if (o.fallback_model) a.value("fallback-model", *o.fallback_model);
-  if (o.permission_mode) a.value("permission-mode", *o.permission_mode);
+  if (o.permission_mode) a.value("permission-mode", std::string(to_string(*o.permission_mode)));
   if (o.can_use_tool)
     a.value("permission-prompt-tool", "stdio");
   else if (o.permission_prompt_tool)

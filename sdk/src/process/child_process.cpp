@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -13,35 +12,13 @@
 #include <cstring>
 #include <thread>
 
+#include "claude/base/subprocess.hpp"
+
 namespace claude::sdk::process {
 namespace {
 
 std::string errno_text(int err) {
   return std::strerror(err);
-}
-
-// posix_spawn's attribute and file-action objects, released on every path.
-struct SpawnSetup {
-  posix_spawn_file_actions_t actions{};
-  posix_spawnattr_t attr{};
-  SpawnSetup() {
-    posix_spawn_file_actions_init(&actions);
-    posix_spawnattr_init(&attr);
-  }
-  ~SpawnSetup() {
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attr);
-  }
-  SpawnSetup(const SpawnSetup&) = delete;
-  SpawnSetup& operator=(const SpawnSetup&) = delete;
-};
-
-std::vector<char*> c_strings(const std::vector<std::string>& items) {
-  std::vector<char*> out;
-  out.reserve(items.size() + 1);
-  for (const auto& s : items) out.push_back(const_cast<char*>(s.c_str()));
-  out.push_back(nullptr);
-  return out;
 }
 
 }  // namespace
@@ -58,35 +35,22 @@ void ChildProcess::spawn(const std::vector<std::string>& argv, const std::vector
     if (::stat(cwd.c_str(), &info) != 0 || !S_ISDIR(info.st_mode))
       throw ConnectionError("failed to start the CLI: working directory does not exist: " + cwd);
   }
-  SpawnSetup setup;
-  posix_spawn_file_actions_adddup2(&setup.actions, pipes.stdin_fd, 0);
-  posix_spawn_file_actions_adddup2(&setup.actions, pipes.stdout_fd, 1);
-  posix_spawn_file_actions_adddup2(&setup.actions, pipes.stderr_fd, 2);
-  if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&setup.actions, cwd.c_str());
-
   // The host may ignore or block signals (SIGPIPE commonly); the CLI must start with defaults.
-  sigset_t defaults;
-  sigemptyset(&defaults);
-  for (int s : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD}) sigaddset(&defaults, s);
-  sigset_t empty_mask;
-  sigemptyset(&empty_mask);
-  posix_spawnattr_setsigdefault(&setup.attr, &defaults);
-  posix_spawnattr_setsigmask(&setup.attr, &empty_mask);
-  short flags = POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK;
-  if (own_process_group) {
-    flags |= POSIX_SPAWN_SETPGROUP;
-    posix_spawnattr_setpgroup(&setup.attr, 0);
-  }
-  posix_spawnattr_setflags(&setup.attr, flags);
-
-  auto args = c_strings(argv);
-  auto envp = c_strings(env);
-  pid_t pid = -1;
   // glibc's posix_spawn reports exec failures (ENOENT, EACCES, ENOEXEC) as its return value.
-  int rc =
-      posix_spawn(&pid, argv[0].c_str(), &setup.actions, &setup.attr, args.data(), envp.data());
-  if (rc != 0)
-    throw ConnectionError("failed to start the CLI: exec " + argv[0] + ": " + errno_text(rc));
+  const base::Spawned child = base::spawn(
+      {.argv = argv,
+       .env = env,
+       .fds = {base::ChildFd::dup(pipes.stdin_fd, 0), base::ChildFd::dup(pipes.stdout_fd, 1),
+               base::ChildFd::dup(pipes.stderr_fd, 2)},
+       .cwd = cwd,
+       .own_process_group = own_process_group,
+       .default_signals = {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD},
+       .empty_signal_mask = true});
+  if (!child.started()) {
+    throw ConnectionError("failed to start the CLI: exec " + argv[0] + ": " +
+                          errno_text(child.error));
+  }
+  const pid_t pid = child.pid;
   pid_ = pid;
   own_group_ = own_process_group;
   pidfd_ = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));

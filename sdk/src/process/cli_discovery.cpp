@@ -1,4 +1,4 @@
-#include "claude/sdk/cli_discovery.hpp"
+#include "process/cli_discovery.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-#include "claude/sdk/argv_builder.hpp"
+#include "process/argv_builder.hpp"
 #include "claude/sdk/errors.hpp"
 #include "claude/sdk/subprocess_transport.hpp"
 

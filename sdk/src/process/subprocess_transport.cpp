@@ -15,14 +15,11 @@
 #include <deque>
 #include <mutex>
 #include <optional>
-#include <random>
 #include <string>
 #include <thread>
 
 #include "claude/sdk/line_buffer.hpp"
 #include "process/child_process.hpp"
-#include "process/lending_buffers.hpp"
-#include "process/marker_eraser.hpp"
 #include "threads/sigpipe.hpp"
 
 namespace claude::sdk {
@@ -97,22 +94,6 @@ int watch_readable(int first, int second) {
   return epoll_fd;
 }
 
-// A second write end of the pipe whose read end is `read_fd`, opened through /proc; -1 where
-// /proc is missing or refuses. It does not block: it is only ever used to write the wake marker.
-int open_pipe_writer(int read_fd) {
-  const std::string path = "/proc/self/fd/" + std::to_string(read_fd);
-  return ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
-}
-
-// NUL-framed and salted, so it cannot occur in the CLI's NDJSON nor, by chance, in other output.
-std::string make_wake_marker() {
-  std::random_device rd;
-  char text[40];
-  const int n = std::snprintf(text, sizeof text, "%cclaude-sdk-wake-%08x%08x%c", '\0',
-                              static_cast<unsigned>(rd()), static_cast<unsigned>(rd()), '\0');
-  return std::string(text, static_cast<std::size_t>(n));
-}
-
 }  // namespace
 
 struct SubprocessTransport::State {
@@ -126,26 +107,15 @@ struct SubprocessTransport::State {
   int stderr_fd = -1;
   int wake_read = -1;  // becomes readable when close() wants the readers to stop
   int wake_write = -1;
-  // SubprocessOptions::blocking_stdout_reads, where /proc lets close() wake such a read.
-  bool blocking_reads = false;
-  // Blocking reads: a descriptor close() gives up just before it opens the pipe's wake-up end,
-  // so that a host out of descriptors cannot leave a reader blocked for good.
-  int reserve_fd = -1;
-  // Made by close() only when it wakes a blocked read; published to the reader by marker_sent.
-  std::string wake_marker;
-  std::atomic<bool> marker_sent{false};
-  // Epoll waits: stdout and wake_read, registered once: one epoll_wait per read instead of a
-  // poll(2) that sets up and tears down two wait queues every time.
+  // stdout and wake_read, registered once: one epoll_wait per read instead of a poll(2) that
+  // sets up and tears down two wait queues every time.
   int stdout_epoll = -1;
 
   // stdout, touched only by the reading thread
   LineBuffer stdout_lines;
   std::deque<InboundLine> ready;
-  std::string chunk;  // read into when no lending buffer is free (or lend_lines is off)
-  process::LendingBuffers lending{kReadChunk, InboundLine::kSpareCapacity};
+  std::string chunk;  // the read buffer, made on the first read
   std::optional<StreamEnd> end;
-  std::optional<process::MarkerEraser> eraser;  // from the moment the wake marker may be in stdout
-  std::string erased;
 
   std::thread stderr_thread;
   mutable std::mutex stderr_mutex;
@@ -236,19 +206,12 @@ struct SubprocessTransport::State {
 
   // Reads one chunk into `ready`; returns false when stdout is over.
   bool fill(std::string& error) {
-    // While the lines of a read into a lending buffer are delivered: that buffer and its bytes.
-    std::shared_ptr<const void> lender;
-    std::string_view lent_bytes;
     auto deliver = [&](const LineEvent& e) {
       InboundLine line;
       line.size = e.size;
       line.partial = e.partial;
       if (e.kind == LineEvent::Kind::oversized) {
         line.oversized = true;
-      } else if (lender && e.text.data() >= lent_bytes.data() &&
-                 e.text.data() + e.text.size() <= lent_bytes.data() + lent_bytes.size()) {
-        line.lent = e.text;
-        line.lender = lender;
       } else {
         line.text.reserve(e.text.size() + InboundLine::kSpareCapacity);
         line.text.assign(e.text);
@@ -257,7 +220,7 @@ struct SubprocessTransport::State {
     };
     bool draining = closing.load();
     for (;;) {
-      if (!blocking_reads && !draining) {
+      if (!draining) {
         epoll_event events[2];
         const int ready_count = ::epoll_wait(stdout_epoll, events, 2, -1);
         if (ready_count < 0) {
@@ -270,62 +233,19 @@ struct SubprocessTransport::State {
           if (events[i].data.fd == wake_read) draining = true;
         }
       }
-      const std::shared_ptr<char[]>* buffer = options.lend_lines ? lending.free_buffer() : nullptr;
-      // The transport's own buffer is made on first need: with lent lines, most sessions never
-      // touch it, and a 1 MiB string zeroed at connect cost every spawn its page faults.
-      if (buffer == nullptr && chunk.size() < kReadChunk) chunk.resize(kReadChunk);
-      char* into = buffer != nullptr ? buffer->get() : chunk.data();
-      ssize_t n = ::read(stdout_fd, into, kReadChunk);
+      // Made on first need: a 1 MiB string zeroed at connect cost every spawn its page faults.
+      if (chunk.size() < kReadChunk) chunk.resize(kReadChunk);
+      ssize_t n = ::read(stdout_fd, chunk.data(), kReadChunk);
       if (n > 0) {
-        const std::string_view data(into, static_cast<std::size_t>(n));
-        // A small read's lines are copied: lent, a few bytes would hold a whole buffer.
-        if (buffer != nullptr && data.size() >= kReadChunk / 2) {
-          lender = *buffer;
-          lent_bytes = data;
-        }
-        feed_stdout(data, deliver);
+        stdout_lines.feed(std::string_view(chunk.data(), static_cast<std::size_t>(n)), deliver);
         return true;
       }
       if (n < 0 && errno == EINTR) continue;
-      if (n < 0 && errno == EAGAIN && !blocking_reads && !draining) continue;
+      if (n < 0 && errno == EAGAIN && !draining) continue;
       if (n < 0 && errno != EAGAIN) error = std::string("read stdout: ") + std::strerror(errno);
-      if (eraser) {
-        erased.clear();
-        eraser->finish(erased);
-        stdout_lines.feed(erased, deliver);
-      }
       stdout_lines.finish(deliver);
       return false;
     }
-  }
-
-  template <class Deliver>
-  void feed_stdout(std::string_view data, Deliver& deliver) {
-    // Any read that returns marker bytes sees marker_sent: the pipe's lock orders it after the
-    // store that came before close()'s write.
-    if (marker_sent.load(std::memory_order_acquire)) {
-      if (!eraser) eraser.emplace(wake_marker);
-      erased.clear();
-      eraser->feed(data, erased);
-      data = erased;
-    }
-    stdout_lines.feed(data, deliver);
-  }
-
-  // A blocking read would wait forever if a grandchild keeps stdout open after the CLI is gone:
-  // from now on reads return at once when the pipe is empty, and the one that may be waiting is
-  // woken by the marker, which feed_stdout() erases again. A full pipe refuses the marker; then
-  // no read is waiting.
-  void wake_blocked_reader() {
-    const int flags = ::fcntl(stdout_fd, F_GETFL);
-    if (flags >= 0) ::fcntl(stdout_fd, F_SETFL, flags | O_NONBLOCK);
-    wake_marker = make_wake_marker();
-    marker_sent.store(true, std::memory_order_release);
-    close_fd(reserve_fd);
-    const int writer = open_pipe_writer(stdout_fd);
-    if (writer < 0) return;
-    [[maybe_unused]] auto n = ::write(writer, wake_marker.data(), wake_marker.size());
-    ::close(writer);
   }
 };
 
@@ -340,7 +260,6 @@ SubprocessTransport::~SubprocessTransport() {
   close_fd(s.wake_read);
   close_fd(s.wake_write);
   close_fd(s.stdout_epoll);
-  close_fd(s.reserve_fd);
 }
 
 void SubprocessTransport::connect() {
@@ -351,36 +270,24 @@ void SubprocessTransport::connect() {
   make_pipe(out, "stdout");
   make_pipe(err, "stderr");
   make_pipe(wake, "wake-up");
-  int epoll_fd = -1;
-  if (s.options.blocking_stdout_reads) {
-    const int writer = open_pipe_writer(out[0]);
-    s.blocking_reads = writer >= 0;
-    if (writer >= 0) ::close(writer);
-  }
-  if (s.blocking_reads) {
-    s.reserve_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-  } else {
-    epoll_fd = watch_readable(out[0], wake[0]);
-    if (epoll_fd < 0) {
-      const int err_no = errno;
-      for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1], wake[0], wake[1]}) ::close(fd);
-      throw ConnectionError(std::string("failed to start the CLI: epoll: ") +
-                            std::strerror(err_no));
-    }
+  const int epoll_fd = watch_readable(out[0], wake[0]);
+  if (epoll_fd < 0) {
+    const int err_no = errno;
+    for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1], wake[0], wake[1]}) ::close(fd);
+    throw ConnectionError(std::string("failed to start the CLI: epoll: ") + std::strerror(err_no));
   }
   try {
     s.child.spawn(s.launch.argv, s.launch.env, s.launch.cwd, s.launch.own_process_group,
                   process::ChildPipes{in[0], out[1], err[1]});
   } catch (...) {
     for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1], wake[0], wake[1], epoll_fd})
-      if (fd >= 0) ::close(fd);
-    close_fd(s.reserve_fd);
+      ::close(fd);
     throw;
   }
   ::close(in[0]);
   ::close(out[1]);
   ::close(err[1]);
-  if (!s.blocking_reads) ::fcntl(out[0], F_SETFL, O_NONBLOCK);
+  ::fcntl(out[0], F_SETFL, O_NONBLOCK);
   // A larger pipe lets the CLI write ahead while the reader parses: fewer blocked writes and
   // wake-ups on a bulk stream (row c of bench/compare: ~+20% end to end). Refused above the
   // system's or the user's pipe limits; the default size then stays.
@@ -460,7 +367,6 @@ void SubprocessTransport::close() {
   }
   char byte = 1;
   [[maybe_unused]] auto n = ::write(s.wake_write, &byte, 1);
-  if (s.blocking_reads) s.wake_blocked_reader();
   if (s.stderr_thread.joinable()) s.stderr_thread.join();
 }
 

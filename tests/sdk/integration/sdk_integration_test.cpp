@@ -91,18 +91,18 @@ TEST_F(SdkIntegrationTest, PermissionCallbackAnswersAndStdinStaysOpenUntilIdle) 
 TEST_F(SdkIntegrationTest, HookCallbacksRunConcurrentlyAndUnknownIdsGetAnError) {
   Options o = options_for("hooks.ndjson");
   std::atomic<bool> second_done{false};
-  o.hooks["PreToolUse"] = {HookMatcher{
+  o.hooks[HookEvent::PreToolUse] = {HookMatcher{
       "Bash",
-      {[&](const HookInput&, const CancelToken& c) {
+      {[&](const HookInput&, const CancelToken& c) -> HookOutput {
          // Answers only after the second callback has: proves they run at the same time.
          for (int i = 0; i < 500 && !second_done; ++i) c.wait_for(10ms);
-         return json{{"hookSpecificOutput",
-                      {{"hookEventName", "PreToolUse"}, {"permissionDecision", "allow"}}}};
+         return {.specific = PreToolUseOutput{.decision = HookPermission::allow}};
        },
-       [&](const HookInput& in, const CancelToken&) {
-         EXPECT_EQ(in.input["tool_input"]["command"], "ls");
+       [&](const HookInput& in, const CancelToken&) -> HookOutput {
+         const auto* tool = in.get_if<PreToolUseInput>();
+         EXPECT_TRUE(tool && tool->tool_input["command"] == "ls");
          second_done = true;
-         return json{{"systemMessage", "second"}};
+         return {.system_message = "second"};
        }},
       std::nullopt}};
   try {
@@ -186,9 +186,9 @@ TEST_F(SdkIntegrationTest, ClientRunsTwoTurnsWithControlCallsOnOneProcess) {
   try {
     client.connect();
     client.query("first");
-    auto first = client.receive_response();
+    auto first = client.receive_response().collect();
     EXPECT_EQ(text_of(first), "one");
-    EXPECT_EQ(client.set_model("claude-other"), (json{{"model", "claude-other"}}));
+    EXPECT_EQ(client.set_model("claude-other").raw, (json{{"model", "claude-other"}}));
     try {
       client.get_context_usage();
       ADD_FAILURE() << "error reply not raised";
@@ -196,7 +196,7 @@ TEST_F(SdkIntegrationTest, ClientRunsTwoTurnsWithControlCallsOnOneProcess) {
       EXPECT_EQ(e.error(), "not available here");
     }
     client.query("second");
-    auto second = client.receive_response();
+    auto second = client.receive_response().collect();
     EXPECT_EQ(text_of(second), "two");
     client.end_input();
     EXPECT_FALSE(client.receive_message());
@@ -212,7 +212,7 @@ TEST_F(SdkIntegrationTest, DisconnectEndsACliThatNeverExits) {
   Client client(o);
   client.connect();
   client.query("hi");
-  auto turn = client.receive_response();
+  auto turn = client.receive_response().collect();
   ASSERT_FALSE(turn.empty());
   auto begin = std::chrono::steady_clock::now();
   client.disconnect();

@@ -1,5 +1,5 @@
 // Frame writer: every SDK→CLI frame is exactly one line and parses back to what was meant.
-#include "claude/sdk/frame_writer.hpp"
+#include "messages/frame_writer.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "claude/sdk/message_parser.hpp"
+#include "messages/message_parser.hpp"
 
 namespace claude::sdk {
 namespace {

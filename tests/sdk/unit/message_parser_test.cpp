@@ -1,5 +1,5 @@
 // MessageParser: every message type with the shapes of docs/protocol.md §3–§7, every ParseError.
-#include "claude/sdk/message_parser.hpp"
+#include "messages/message_parser.hpp"
 
 #include <gtest/gtest.h>
 
@@ -579,54 +579,6 @@ TEST(MessageParser, ParseMovingKeepsTheLineOnErrorAndGivesItToTheMessageOnSucces
   ASSERT_TRUE(std::holds_alternative<Message>(parsed));
   EXPECT_EQ(std::get<Message>(parsed).line(), good_copy);
   EXPECT_EQ(std::get<Message>(parsed).line().data(), storage);  // taken, not copied
-}
-
-// A line lent by a transport: parsed where it lies (its buffer has the padding), kept as a view
-// while the message holds the lender, copied on the first line() or own_line().
-TEST(MessageParser, ParseLentKeepsTheViewUntilTheLineIsOwned) {
-  MessageParser parser;
-  const std::string frames = R"({"type":"assistant","message":{"model":"m","content":[)"
-                             R"({"type":"text","text":"hi"}]}})"
-                             "\n"
-                             R"({"type":"control_request","request_id":"r1"})";
-  auto buffer = std::make_shared<std::string>(frames + std::string(64, '\0'));
-  const std::string_view good(buffer->data(), frames.find('\n'));
-  const std::string_view bad(buffer->data() + good.size() + 1, frames.size() - good.size() - 1);
-
-  std::shared_ptr<const void> lender = buffer;
-  auto failed = parser.parse_lent(bad, std::move(lender));
-  ASSERT_TRUE(std::holds_alternative<ParseError>(failed));
-  EXPECT_EQ(lender, buffer);  // still there for the caller's error report
-
-  auto parsed = parser.parse_lent(good, std::move(lender));
-  ASSERT_TRUE(std::holds_alternative<Message>(parsed));
-  EXPECT_EQ(lender, nullptr);
-  Message message = std::move(std::get<Message>(parsed));
-  EXPECT_EQ(buffer.use_count(), 2);  // the message holds the buffer
-  EXPECT_EQ(message.line_size(), good.size());
-  EXPECT_EQ(message.get_if<AssistantMessage>()->content.at(0).text, "hi");
-
-  Message copy = message;  // shares the lent line
-  EXPECT_EQ(buffer.use_count(), 3);
-  EXPECT_EQ(copy.json()["message"]["model"], "m");  // json() reads the line: copy owns it now
-  EXPECT_EQ(buffer.use_count(), 2);
-  EXPECT_EQ(copy.line(), good);
-
-  message.own_line();
-  EXPECT_EQ(buffer.use_count(), 1);
-  EXPECT_NE(message.line().data(), good.data());
-  buffer->assign(buffer->size(), 'z');  // the transport reuses its buffer
-  EXPECT_EQ(message.line(), frames.substr(0, good.size()));
-  EXPECT_EQ(message.line_size(), good.size());
-  EXPECT_EQ(message, copy);
-}
-
-// Without a lender the view is copied at once.
-TEST(MessageParser, AMessageMadeFromAViewWithoutALenderOwnsItsLine) {
-  std::string text = R"({"type":"keep_alive"})";
-  Message message(std::string_view(text), nullptr, KeepAlive{});
-  text.assign(text.size(), 'z');
-  EXPECT_EQ(message.line(), R"({"type":"keep_alive"})");
 }
 
 }  // namespace

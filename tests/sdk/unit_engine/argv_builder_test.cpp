@@ -1,5 +1,5 @@
 // The argv and environment built from Options, option by option (docs/protocol.md §1.2, §1.3).
-#include "claude/sdk/argv_builder.hpp"
+#include "process/argv_builder.hpp"
 
 #include <gtest/gtest.h>
 
@@ -61,7 +61,7 @@ TEST(ArgvBuilderTest, ModelFallbackAndPermissionMode) {
   Options o;
   o.model = "opus";
   o.fallback_model = "sonnet";
-  o.permission_mode = "acceptEdits";
+  o.permission_mode = PermissionMode::accept_edits;
   EXPECT_EQ(extra(o), (Argv{"--model", "opus", "--fallback-model", "sonnet", "--permission-mode",
                             "acceptEdits"}));
   o.fallback_model = "opus";

@@ -1,5 +1,5 @@
 // Where find_cli looks, in which order, and what CLINotFoundError lists.
-#include "claude/sdk/cli_discovery.hpp"
+#include "process/cli_discovery.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>

@@ -28,9 +28,9 @@ json session_state(const std::string& state) {
 TEST(ClientTest, ConnectSendsInitializeWithNumberedHookIdsAndWaitsForTheAnswer) {
   Harness h;
   Options o;
-  HookCallback noop = [](const HookInput&, const CancelToken&) { return json::object(); };
-  o.hooks["PreToolUse"] = {HookMatcher{"Bash", {noop, noop}, 30}};
-  o.hooks["Stop"] = {HookMatcher{std::nullopt, {noop}, std::nullopt}};
+  HookCallback noop = [](const HookInput&, const CancelToken&) { return HookOutput{}; };
+  o.hooks[HookEvent::PreToolUse] = {HookMatcher{"Bash", {noop, noop}, 30}};
+  o.hooks[HookEvent::Stop] = {HookMatcher{std::nullopt, {noop}, std::nullopt}};
   Client client(o, std::move(h.owned));
   client.connect();
   EXPECT_EQ(client.server_info(), (json{{"commands", json::array()}}));
@@ -87,7 +87,7 @@ TEST(ClientTest, ReceiveResponseReturnsTheTurnUpToItsResult) {
   h.cli.push_json(assistant_line("one"));
   h.cli.push_json(result_line());
   h.cli.push_json(assistant_line("next turn"));
-  auto turn = client.receive_response();
+  auto turn = client.receive_response().collect();
   ASSERT_EQ(turn.size(), 2u);
   EXPECT_TRUE(turn[1].is<ResultMessage>());
   auto after = client.receive_message();
@@ -110,7 +110,7 @@ TEST(ClientTest, ControlCallsSendTheirSubtypesAndFields) {
     }
   });
   client.interrupt();
-  client.set_permission_mode("plan");
+  client.set_permission_mode(PermissionMode::plan);
   client.set_model(std::nullopt);
   client.rewind_files("u-1", true);
   client.mcp_status();
@@ -184,9 +184,9 @@ TEST(ClientTest, CanUseToolAllowWithNewInputAndPermissionsSendsThem) {
   Harness h;
   Options o;
   o.can_use_tool = [](const ToolPermissionRequest&, const CancelToken&) {
-    PermissionDecision d = PermissionDecision::allowed(json{{"command", "ls -l"}});
-    d.updated_permissions = json::array({{{"type", "setMode"}, {"mode", "plan"}}});
-    return d;
+    return PermissionDecision(PermissionAllow{
+        .updated_input = json{{"command", "ls -l"}},
+        .updated_permissions = json::array({{{"type", "setMode"}, {"mode", "plan"}}})});
   };
   Client client(o, std::move(h.owned));
   client.connect();
@@ -233,16 +233,15 @@ TEST(ClientTest, CanUseToolWithoutCallbackIsAnsweredWithAnError) {
   EXPECT_EQ(j["response"]["error"], "canUseTool callback is not provided.");
 }
 
-TEST(ClientTest, HookCallbackIsRoutedByIdAndItsOutputSentVerbatim) {
+TEST(ClientTest, HookCallbackIsRoutedByIdAndItsOutputSent) {
   Harness h;
   Options o;
-  o.hooks["PreToolUse"] = {HookMatcher{
+  o.hooks[HookEvent::PreToolUse] = {HookMatcher{
       "Bash",
-      {[](const HookInput& in, const CancelToken&) {
-        EXPECT_EQ(in.event, "PreToolUse");
-        EXPECT_EQ(in.input["tool_name"], "Bash");
-        return json{{"hookSpecificOutput",
-                     {{"hookEventName", "PreToolUse"}, {"permissionDecision", "deny"}}}};
+      {[](const HookInput& in, const CancelToken&) -> HookOutput {
+        EXPECT_EQ(in.event, HookEvent::PreToolUse);
+        EXPECT_EQ(in.raw["tool_name"], "Bash");
+        return {.specific = PreToolUseOutput{.decision = HookPermission::deny}};
       }},
       std::nullopt}};
   Client client(o, std::move(h.owned));
@@ -456,8 +455,9 @@ TEST(QueryTest, WithoutSessionStateStdinClosesAtTheFirstResultWithNoAgentRunning
   Harness h;
   InMemoryTransport& cli = h.cli;
   Options o;
-  o.hooks["Stop"] = {HookMatcher{
-      std::nullopt, {[](const HookInput&, const CancelToken&) { return json(); }}, std::nullopt}};
+  o.hooks[HookEvent::Stop] = {HookMatcher{
+      std::nullopt, {[](const HookInput&, const CancelToken&) { return HookOutput{}; }},
+      std::nullopt}};
   auto q = query("hi", o, std::move(h.owned));
   cli.push_json({{"type", "system"},
                  {"subtype", "task_started"},

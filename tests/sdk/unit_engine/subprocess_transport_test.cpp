@@ -161,59 +161,6 @@ TEST(SubprocessTransportTest, OversizedAndPartialLinesAreFlagged) {
   EXPECT_EQ(lines[2].text, "tail");
 }
 
-// With lend_lines, the lines of a large read are views into the read buffer, held by the line.
-// Lines kept across many reads stay intact: a held buffer is never read into again (when all are
-// held, lines are copied).
-TEST(SubprocessTransportTest, LentLinesStayIntactWhileHeldAcrossReads) {
-  for (const bool lend : {true, false}) {
-    SCOPED_TRACE(lend ? "lending" : "copying");
-    SubprocessOptions o;
-    o.lend_lines = lend;
-    // 48,000 lines of 100 bytes: about 4.6 MiB, many 1 MiB reads.
-    SubprocessTransport t(
-        sh("awk 'BEGIN { for (i = 0; i < 48000; i++) printf \"%06d %093d\\n\", i, i }'"), o);
-    t.connect();
-    std::this_thread::sleep_for(300ms);  // the first read then finds the pipe full
-    std::vector<InboundLine> lines;
-    for (;;) {
-      ReadResult r = t.read();
-      if (std::holds_alternative<StreamEnd>(r)) break;
-      lines.push_back(std::get<InboundLine>(std::move(r)));
-    }
-    ASSERT_EQ(lines.size(), 48000u);
-    std::size_t lent = 0;
-    char expected[128];
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-      std::snprintf(expected, sizeof expected, "%06zu %093zu", i, i);
-      ASSERT_EQ(lines[i].view(), expected) << "line " << i;
-      if (lines[i].lender) {
-        ++lent;
-        EXPECT_TRUE(lines[i].text.empty());
-      }
-    }
-    if (lend) {
-      EXPECT_GT(lent, 5000u);         // at least the first read's lines
-      EXPECT_LT(lent, lines.size());  // held buffers are not read into: the rest were copied
-    } else {
-      EXPECT_EQ(lent, 0u);
-    }
-  }
-}
-
-// A small read's lines are copied even when lending: lent, a few bytes would hold a whole buffer.
-TEST(SubprocessTransportTest, LinesOfASmallReadAreNotLent) {
-  SubprocessOptions o;
-  o.lend_lines = true;
-  SubprocessTransport t(sh("echo one; echo two"), o);
-  t.connect();
-  for (;;) {
-    ReadResult r = t.read();
-    if (std::holds_alternative<StreamEnd>(r)) break;
-    EXPECT_EQ(std::get<InboundLine>(r).lender, nullptr);
-    EXPECT_FALSE(std::get<InboundLine>(r).text.empty());
-  }
-}
-
 TEST(SubprocessTransportTest, CloseLetsAWellBehavedChildExitOnEof) {
   SubprocessTransport t(sh("cat >/dev/null; exit 0"));
   t.connect();
@@ -241,22 +188,15 @@ TEST(SubprocessTransportTest, CloseEscalatesToSigtermAfterTheGracePeriod) {
   EXPECT_TRUE(end.status.ended_by_host);
 }
 
-// Both ways a read can wait for stdout: a blocking read(2) that close() wakes with a marker, and
-// epoll_wait on stdout and a wake-up pipe (the fallback where /proc cannot reopen the pipe).
-class SubprocessTransportReadWaitTest : public ::testing::TestWithParam<bool> {
+// How a read waits for stdout: epoll_wait on stdout and a wake-up pipe that close() writes to.
+class SubprocessTransportReadWaitTest : public ::testing::Test {
  protected:
-  SubprocessOptions options() const {
+  static SubprocessOptions options() {
     SubprocessOptions o;
-    o.blocking_stdout_reads = GetParam();
     o.grace = 100ms;
     return o;
   }
 };
-
-INSTANTIATE_TEST_SUITE_P(BothWaits, SubprocessTransportReadWaitTest, ::testing::Bool(),
-                         [](const auto& param_info) {
-                           return param_info.param ? "blocking" : "epoll";
-                         });
 
 using LinesAndEnd = std::pair<std::vector<InboundLine>, StreamEnd>;
 
@@ -273,7 +213,7 @@ LinesAndEnd read_to_end(SubprocessTransport& t) {
   }
 }
 
-TEST_P(SubprocessTransportReadWaitTest, LinesPartialLinesAndTheExitCodeArrive) {
+TEST_F(SubprocessTransportReadWaitTest, LinesPartialLinesAndTheExitCodeArrive) {
   SubprocessTransport t(
       sh("echo one; sleep 0.05; printf 'two\\nthr'; sleep 0.05; printf ee; exit 3"), options());
   t.connect();
@@ -301,7 +241,7 @@ std::optional<LinesAndEnd> close_while_reading(SubprocessTransport& t, int grand
   return result.get();
 }
 
-TEST_P(SubprocessTransportReadWaitTest, CloseReleasesAReaderWhoseStdoutAGrandchildKeepsOpen) {
+TEST_F(SubprocessTransportReadWaitTest, CloseReleasesAReaderWhoseStdoutAGrandchildKeepsOpen) {
   // The grandchild inherits stdout and outlives the CLI, so the pipe never reaches EOF: only the
   // wake-up that close() sends can end the read.
   SubprocessTransport t(sh("sleep 30 & echo \"$!\"; exec sleep 30"), options());
@@ -313,7 +253,7 @@ TEST_P(SubprocessTransportReadWaitTest, CloseReleasesAReaderWhoseStdoutAGrandchi
   EXPECT_TRUE(ended->second.status.ended_by_host);
 }
 
-TEST_P(SubprocessTransportReadWaitTest, WhatAGrandchildWroteBeforeCloseArrivesExactly) {
+TEST_F(SubprocessTransportReadWaitTest, WhatAGrandchildWroteBeforeCloseArrivesExactly) {
   // The grandchild's output is still unread, unfinished and the pipe's last bytes when close()
   // wakes the reader: it must come out as written, without the wake-up marker.
   SubprocessTransport t(

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "claude/sdk/message_parser.hpp"
+#include "messages/message_parser.hpp"
 #include "claude/sdk/query.hpp"
 #include "messages/leading_type.hpp"
 #include "scripted_cli.hpp"

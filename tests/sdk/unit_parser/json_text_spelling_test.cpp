@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "claude/sdk/message_parser.hpp"
+#include "messages/message_parser.hpp"
 
 namespace claude::sdk {
 namespace {

@@ -11,7 +11,7 @@
 #include <variant>
 #include <vector>
 
-#include "claude/sdk/message_parser.hpp"
+#include "messages/message_parser.hpp"
 
 namespace claude::sdk::testing {
 

@@ -16,7 +16,7 @@
 #include <sstream>
 #include <string>
 
-#include "claude/sdk/message_parser.hpp"
+#include "messages/message_parser.hpp"
 #include "golden_inputs.hpp"
 #include "message_dump.hpp"
 

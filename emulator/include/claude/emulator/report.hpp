@@ -10,7 +10,7 @@
 // What it costs: transcript lines are kept as previews (the first 4 KiB of SDK lines, 120 bytes of
 // the fake's own), so a long replay does not hold its output twice; SDK lines beyond the engine's
 // hold limit are only counted, so a flood of them keeps the report bounded. Quotes of received
-// values and lines in messages are cut at input_file::kMaxQuotedBytes.
+// values and lines in messages are cut at base::kMaxQuotedBytes.
 #pragma once
 
 #include <cstddef>

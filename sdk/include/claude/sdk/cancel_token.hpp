@@ -1,5 +1,11 @@
 // CancelToken: how a control-request handler learns that its request was withdrawn.
 //
+//   options.can_use_tool = [](const ToolPermissionRequest&, const CancelToken& cancel)
+//       -> PermissionDecision {
+//     if (cancel.wait_for(std::chrono::seconds(30))) return PermissionDeny{.message = "withdrawn"};
+//     return PermissionAllow{};
+//   };
+//
 // What it is: a shared flag plus callbacks. The engine cancels the token when the CLI sends
 // `control_cancel_request` for the request being handled, or when the session ends. C++ cannot
 // stop a running function, so handlers that may take long (asking a human, calling a service)

@@ -11,16 +11,21 @@
 //    answer; `PendingControl::cancel()` withdraws one of ours with `control_cancel_request`;
 //  - passes every other message, in stdout order, to the listener.
 //
-// Threading model: a small pool of engine threads shares one "reader role": the thread holding
-// it reads and routes lines; at a control request it runs the handler itself (no thread hop on
-// the answer path). If the handler is still running 1 ms later, an idle engine thread takes the
-// reader role over (one is started if none is idle), so handlers run concurrently, may answer
-// out of order, may block, and may themselves wait for control requests of ours. The listener's
-// callbacks run on an engine thread, in stdout order; they must not call `stop()`. While
-// `on_message` blocks, nothing is read (a listener may use that for backpressure, if it never
-// blocks while an answer it waits for is still unread). `send_request`, `write`, `request` and
-// `PendingControl::*` are thread-safe. Engine threads block SIGPIPE (a write to a closed pipe or
-// socket from a handler fails with EPIPE instead of killing the process).
+// Structure: every protocol decision above is made by a pure state machine without threads,
+// locks or clocks (sdk/src/control/control_core.hpp: lines and time in, frames and events out).
+// This class is the thin driver around it: it reads the transport, feeds the core under one
+// mutex, writes the frames it hands back and delivers its events.
+//
+// Threading model: one engine thread at a time reads and routes lines; at a control request it
+// runs the handler itself (no thread hop on the answer path). If the handler is still running
+// 1 ms later, an idle engine thread takes the reading over (one is started if none is idle), so
+// handlers run concurrently, may answer out of order, may block, and may themselves wait for
+// control requests of ours. The listener's callbacks run on an engine thread, in stdout order;
+// they must not call `stop()`. While `on_message` blocks, nothing is read (a listener may use
+// that for backpressure, if it never blocks while an answer it waits for is still unread).
+// `send_request`, `write`, `request` and `PendingControl::*` are thread-safe. Engine threads
+// block SIGPIPE (a write to a closed pipe or socket from a handler fails with EPIPE instead of
+// killing the process).
 //
 // How it fails: a stdout line that starts with '{' but is not a valid frame, or a line over the
 // cap, ends the session for the consumer with `MessageParseError` (other stdout noise is passed

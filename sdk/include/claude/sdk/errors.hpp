@@ -1,5 +1,13 @@
 // The errors the SDK engine throws, as types a host can catch one by one.
 //
+//   try {
+//     client.connect();
+//   } catch (const claude::sdk::CLINotFoundError& e) {
+//     for (const auto& place : e.searched()) std::cerr << "  looked at " << place << "\n";
+//   } catch (const claude::sdk::ProcessError& e) {
+//     std::cerr << e.what() << "\n" << e.stderr_tail();
+//   }
+//
 // What it is: a small hierarchy under `SdkError` (itself a std::runtime_error). Every error says
 // where it happened in its message: the step (connect, initialize, a control subtype), the
 // request_id when there is one, the exit code and the tail of the CLI's stderr when the process
@@ -19,14 +27,15 @@
 //   CancelledError     the host withdrew its own control request before the answer came
 //   MessageParseError  a stdout line that cannot be a protocol frame (bad JSON, oversized)
 //
-// `MessageParseError` wraps the foundation's `claude::sdk::ParseError` value (message_parser.hpp);
-// the plain name `ParseError` is already that value type.
+// `MessageParseError` wraps a `ParseError` value: what the message parser found wrong with a line
+// (the plain name `ParseError` is that value type).
 //
 // How it fails: constructing an error never throws except std::bad_alloc.
 // What it costs: one formatted string per error.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -34,9 +43,20 @@
 #include <vector>
 
 #include "claude/sdk/message.hpp"
-#include "claude/sdk/message_parser.hpp"
 
 namespace claude::sdk {
+
+// Why a line is not a protocol frame (the message parser never throws; it returns this).
+struct ParseError {
+  enum class Kind : std::uint8_t { not_json, not_object, missing_field, wrong_type, too_deep };
+  Kind kind = Kind::not_json;
+  std::string field;    // JSON Pointer of the member at fault ("" for the whole line)
+  std::string message;  // human-readable reason
+
+  friend bool operator==(const ParseError&, const ParseError&) = default;
+};
+
+std::string_view to_string(ParseError::Kind kind) noexcept;
 
 class SdkError : public std::runtime_error {
  public:

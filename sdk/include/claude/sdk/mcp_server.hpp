@@ -1,5 +1,16 @@
 // McpServer: an in-process MCP server whose tools are C++ functions (docs/protocol.md §7.3).
 //
+//   auto units = std::make_shared<claude::sdk::McpServer>("units");
+//   units->add_tool({.name = "km_to_miles",
+//                    .description = "Converts kilometres to miles",
+//                    .input_schema = {{"type", "object"},
+//                                     {"properties", {{"km", {{"type", "number"}}}}}},
+//                    .run = [](const nlohmann::json& args) {
+//                      return claude::sdk::McpToolResult::text(
+//                          std::to_string(args.at("km").get<double>() * 0.621371));
+//                    }});
+//   options.sdk_mcp_servers = {units};  // the model calls it as mcp__units__km_to_miles
+//
 // What it is: the JSON-RPC 2.0 side of an "SDK" MCP server. The CLI reaches it through
 // `mcp_message` control requests; `handle()` answers `initialize` (echoing the client's protocol
 // version), acknowledges notifications (`notifications/initialized`, `notifications/cancelled`),

@@ -1,5 +1,11 @@
 // The typed message model of the stream-json protocol (docs/protocol.md §3–§5, §7).
 //
+//   if (auto* a = message.get_if<claude::sdk::AssistantMessage>())
+//     for (const auto& block : a->content)
+//       if (block.kind == claude::sdk::ContentBlock::Kind::text) std::cout << block.text;
+//   if (message.type() == claude::sdk::MessageType::unknown)
+//     std::cerr << "new message type " << message.type_name() << ": " << message.line() << "\n";
+//
 // What it is: one `Message` per NDJSON line the CLI writes (and, for tests, per line an SDK
 // writes). Each message keeps its original line byte for byte; typed fields are copied out of it
 // for the members code reads most, and the whole JSON value is available as an `nlohmann::json`
@@ -12,10 +18,8 @@
 // How it fails: building a `Message` is the parser's job (message_parser.hpp); a `Message` itself
 // never fails. `json()` parses the kept line, which the parser already validated.
 //
-// What it costs: a message owns its line plus copies of its typed strings; a line lent by a
-// transport (SubprocessOptions::lend_lines) holds the transport's read buffer until the message
-// copies it (own_line(), or the first line()). `json()` costs one nlohmann parse the first time;
-// it is cached and is not thread-safe on first call.
+// What it costs: a message owns its line plus copies of its typed strings. `json()` costs one
+// nlohmann parse the first time; it is cached and is not thread-safe on first call.
 #pragma once
 
 #include <cstddef>
@@ -267,25 +271,13 @@ using MessageBody = std::variant<SystemMessage, AssistantMessage, UserMessage, R
 class Message {
  public:
   Message(std::string line, MessageBody body);
-  // A message whose line is lent by a transport (InboundLine::lent): `line` stays valid while
-  // `lender` is held. The message copies it on the first call of line() or own_line().
-  Message(std::string_view line, std::shared_ptr<const void> lender, MessageBody body);
 
   [[nodiscard]] MessageType type() const noexcept;
   // The `type` string as on the wire (also for unknown types).
   [[nodiscard]] std::string_view type_name() const noexcept;
-  // The line as received, without its newline. A lent line is copied on the first call, which,
-  // like json(), is not thread-safe.
-  [[nodiscard]] const std::string& line() const {
-    if (lender_) own_line();
-    return line_;
-  }
-  // The line's length, without copying a lent line.
-  [[nodiscard]] std::size_t line_size() const noexcept {
-    return lender_ ? lent_.size() : line_.size();
-  }
-  // Copies a lent line into the message and lets go of the transport's buffer; nothing otherwise.
-  void own_line() const;
+  // The line as received, without its newline.
+  [[nodiscard]] const std::string& line() const noexcept { return line_; }
+  [[nodiscard]] std::size_t line_size() const noexcept { return line_.size(); }
   [[nodiscard]] const MessageBody& body() const noexcept { return body_; }
   // Moves the typed body out (the line stays); for consumers that own the message.
   [[nodiscard]] MessageBody take_body() && noexcept { return std::move(body_); }
@@ -306,10 +298,7 @@ class Message {
   friend bool operator==(const Message& a, const Message& b);
 
  private:
-  // The line, unless it is lent: then `lent_`, valid while `lender_` is held.
-  mutable std::string line_;
-  mutable std::string_view lent_;
-  mutable std::shared_ptr<const void> lender_;
+  std::string line_;
   MessageBody body_;
   mutable std::shared_ptr<const nlohmann::json> json_;
 };

@@ -1,4 +1,9 @@
 // Options: everything that shapes one session — how the CLI is found and started, its argv,
+//
+//   claude::sdk::Options options{.cli_path = "/usr/local/bin/claude",
+//                                .permission_mode = claude::sdk::PermissionMode::accept_edits,
+//                                .max_turns = 3};
+//
 // its environment, callbacks, in-process MCP servers, timeouts and teardown.
 //
 // What it is: a plain struct; members left at their defaults add nothing to the argv (see
@@ -60,7 +65,7 @@ struct Options {
   bool system_prompt_in_initialize = false;  // send it in `initialize` instead of argv
   std::optional<std::string> model;
   std::optional<std::string> fallback_model;
-  std::optional<std::string> permission_mode;
+  std::optional<PermissionMode> permission_mode;
   std::optional<std::string> permission_prompt_tool;  // forced to "stdio" by can_use_tool
   std::optional<int> max_turns;
   std::optional<double> max_budget_usd;

@@ -1,12 +1,21 @@
-// Tool permission callback types: the host's answer to a `can_use_tool` request (§7.1).
+// Tool permissions: permission modes, and the host's answer to a `can_use_tool` request.
 //
-// What it is: the request as the callback sees it and the allow/deny decision it returns. The
-// engine turns the decision into the wire payload: allow always carries `updatedInput` (the
-// original input unless replaced) and `toolUseID`; deny carries `message`, `interrupt` when set,
-// and `toolUseID`.
+//   options.can_use_tool = [](const ToolPermissionRequest& request,
+//                             const CancelToken&) -> PermissionDecision {
+//     if (request.tool_name == "Bash") return PermissionDeny{.message = "no shell here"};
+//     return PermissionAllow{};
+//   };
+//
+// What it is: the request as the callback sees it and the decision it returns. A decision is
+// either a `PermissionAllow` or a `PermissionDeny`; there is no default, so a callback cannot
+// allow by forgetting to decide (`PermissionDecision{}` does not compile). The engine turns the
+// decision into the wire payload: allow always carries `updatedInput` (the CLI's own text of the
+// input unless replaced) and `toolUseID`; deny carries `message`, `interrupt` when set, and
+// `toolUseID`.
 //
 // How it fails: a callback that throws makes the engine answer with an error carrying the
-// exception's text (the CLI then treats the tool as denied).
+// exception's text (the CLI then treats the tool as denied). `permission_mode_from_string`
+// returns nullopt for a name it does not know.
 // What it costs: one JSON parse of the tool input per request.
 #pragma once
 
@@ -14,10 +23,27 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <variant>
 
 #include "claude/sdk/cancel_token.hpp"
 
 namespace claude::sdk {
+
+// `--permission-mode` and `set_permission_mode`. Wire names: default, acceptEdits, plan,
+// bypassPermissions, dontAsk, auto.
+enum class PermissionMode {
+  default_mode,
+  accept_edits,
+  plan,
+  bypass_permissions,
+  dont_ask,
+  auto_mode
+};
+
+[[nodiscard]] std::string_view to_string(PermissionMode mode) noexcept;
+[[nodiscard]] std::optional<PermissionMode> permission_mode_from_string(
+    std::string_view name) noexcept;
 
 struct ToolPermissionRequest {
   std::string tool_name;
@@ -28,25 +54,43 @@ struct ToolPermissionRequest {
   std::optional<std::string> agent_id;
 };
 
-struct PermissionDecision {
-  bool allow = true;
-  std::optional<nlohmann::json> updated_input;        // allow
-  std::optional<nlohmann::json> updated_permissions;  // allow: array of PermissionUpdate
-  std::string message;                                // deny
-  bool interrupt = false;                             // deny: also stop the turn
+struct PermissionAllow {
+  std::optional<nlohmann::json> updated_input;        // nullopt: the input as requested
+  std::optional<nlohmann::json> updated_permissions;  // array of PermissionUpdate
+};
+
+struct PermissionDeny {
+  std::string message;
+  bool interrupt = false;  // also stop the turn
+};
+
+// Exactly one of allow or deny; not default-constructible on purpose.
+class PermissionDecision {
+ public:
+  PermissionDecision(PermissionAllow allow)  // NOLINT(google-explicit-constructor)
+      : decision_(std::move(allow)) {}
+  PermissionDecision(PermissionDeny deny)  // NOLINT(google-explicit-constructor)
+      : decision_(std::move(deny)) {}
 
   static PermissionDecision allowed(std::optional<nlohmann::json> updated_input = std::nullopt) {
-    PermissionDecision d;
-    d.updated_input = std::move(updated_input);
-    return d;
+    return PermissionAllow{std::move(updated_input), std::nullopt};
   }
   static PermissionDecision denied(std::string message, bool interrupt = false) {
-    PermissionDecision d;
-    d.allow = false;
-    d.message = std::move(message);
-    d.interrupt = interrupt;
-    return d;
+    return PermissionDeny{std::move(message), interrupt};
   }
+
+  [[nodiscard]] bool allows() const noexcept {
+    return std::holds_alternative<PermissionAllow>(decision_);
+  }
+  [[nodiscard]] const PermissionAllow* allow() const noexcept {
+    return std::get_if<PermissionAllow>(&decision_);
+  }
+  [[nodiscard]] const PermissionDeny* deny() const noexcept {
+    return std::get_if<PermissionDeny>(&decision_);
+  }
+
+ private:
+  std::variant<PermissionAllow, PermissionDeny> decision_;
 };
 
 // Runs on an engine thread; may block (asking a human); should watch `cancel`.

@@ -1,5 +1,10 @@
 // query(): one prompt, one run, the messages as they come.
 //
+//   auto run = claude::sdk::query("What is 2 + 2?", {.model = "claude-sonnet-4-5"});
+//   while (auto message = run.next())
+//     if (auto* result = message->get_if<claude::sdk::ResultMessage>())
+//       std::cout << result->result.value_or("") << "\n";
+//
 // What it is: the one-shot form. It starts the CLI, runs `initialize`, writes the prompt, and
 // returns a `Query` whose `next()` yields every message (system/init, assistant, user, result,
 // …; frames the CLI marks `sdk_host_only` are consumed internally) until the CLI exits.

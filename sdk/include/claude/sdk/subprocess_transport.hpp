@@ -8,8 +8,8 @@
 //
 // Why not Boost.Process v2: the pieces this needs are each one POSIX call (process group through
 // POSIX_SPAWN_SETPGROUP, EOF on stdin while stdout stays open, a pidfd to wait for exit with a
-// timeout), and reading stdout with a plain blocking read on the caller's thread saves a thread
-// hop per line, which is most of a control round trip's cost.
+// timeout), and reading stdout on the caller's thread saves a thread hop per line, which is most
+// of a control round trip's cost.
 //
 // Teardown (`close()`, also run by the destructor): close stdin → wait `grace` → SIGTERM (to the
 // group when the child has its own) → wait `term_wait` → SIGKILL → reap. The child is always
@@ -25,11 +25,11 @@
 // Threading: `write`, `end_input`, `close`, `pid`, `stderr_tail` are thread-safe. `read` is for
 // one thread at a time. The stderr callback runs on the private stderr thread.
 //
-// What it costs: one read(2) per stdout chunk (up to 1 MiB, the pipe's size, so that one read
-// empties a full pipe and wakes a CLI blocked on it once; one epoll_wait more without blocking
-// reads, see SubprocessOptions), one copy per line, one thread for stderr, one spare descriptor;
-// a 1 MiB read buffer; the CLI's stdout pipe holds `stdout_pipe_bytes` (1 MiB) of kernel buffer
-// where the system allows.
+// What it costs: one epoll_wait (on stdout and a private wake-up pipe, so close() can end a read
+// even while a grandchild of the CLI holds stdout open) and one read(2) per stdout chunk (up to
+// 1 MiB, the pipe's size, so that one read empties a full pipe and wakes a CLI blocked on it
+// once), one copy per line, one thread for stderr; a 1 MiB read buffer; the CLI's stdout pipe holds
+// `stdout_pipe_bytes` (1 MiB) of kernel buffer where the system allows.
 #pragma once
 
 #include <chrono>
@@ -62,19 +62,6 @@ struct SubprocessOptions {
   // (/proc/sys/fs/pipe-user-pages-soft, 64 MiB by default): when it is spent the raise is
   // refused and the default stays.
   std::size_t stdout_pipe_bytes = 1u << 20;
-  // How a read waits for the CLI's stdout. true: in a plain blocking read(2), the cheapest wait
-  // (a control round trip takes about 2 µs less than with epoll on a 2-core VM). close() ends
-  // such a read even when a grandchild keeps the pipe open: it makes the pipe non-blocking and
-  // writes a salted, NUL-framed marker into it through /proc/self/fd, which the reader takes out
-  // again, so every byte the CLI wrote is delivered as written. false, and wherever /proc/self/fd
-  // cannot reopen the pipe (checked at connect): epoll_wait on stdout and a private wake-up pipe
-  // before each read.
-  bool blocking_stdout_reads = true;
-  // Lines of a large read (half a read buffer or more) are lent from the read buffer
-  // (InboundLine::lent) instead of copied, so the thread that keeps a line copies it, not the
-  // reading thread. A lent line holds its read buffer (1 MiB) until it is dropped; up to
-  // four buffers are reused, and when all four are held, lines are copied again.
-  bool lend_lines = false;
 };
 
 class SubprocessTransport final : public Transport {

@@ -1,5 +1,8 @@
 // Transport: the byte-and-process layer under the control protocol.
 //
+//   class SshTransport : public claude::sdk::Transport { /* connect, write, read, … */ };
+//   claude::sdk::Client client(options, std::make_unique<SshTransport>(host));
+//
 // What it is: whatever carries one session's NDJSON lines between the SDK and a CLI. The SDK
 // ships `SubprocessTransport` (a local child process) and `InMemoryTransport` (a scripted peer
 // for tests); a remote shell, a container or a sandbox can be another implementation.
@@ -42,16 +45,11 @@ struct InboundLine {
   static constexpr std::size_t kSpareCapacity = 64;
 
   std::string text;
-  // A line lent from the transport's read buffer instead of copied into `text` (then empty): valid
-  // while `lender` is held, and followed by kSpareCapacity readable bytes.
-  std::string_view lent;
-  std::shared_ptr<const void> lender;
   bool partial = false;    // the stream ended before this line's '\n'
   bool oversized = false;  // the line exceeded the cap and was dropped; `text` is empty
   std::size_t size = 0;    // bytes as received
 
-  // The line, lent or not.
-  [[nodiscard]] std::string_view view() const noexcept { return lender ? lent : text; }
+  [[nodiscard]] std::string_view view() const noexcept { return text; }
 };
 
 // How the stream ended.

@@ -1,0 +1,60 @@
+// MessageParser: one NDJSON line → a typed `Message`, or a typed `ParseError`.
+//
+// What it is: the SDK's reader of CLI output (docs/protocol.md §3–§5). It validates the whole line
+// as JSON (simdjson), requires a JSON object with a string `type`, checks the fields each known
+// type needs (the same ones the official Python SDK requires) and copies the typed fields out.
+//
+// How it fails: never by exception (only std::bad_alloc passes through). Every failure is a
+// `ParseError` whose `kind` says what was wrong (`not_json`, `not_object`, `missing_field`,
+// `wrong_type`, `too_deep`) and whose `field` is the JSON Pointer of the offending member. Numbers
+// simdjson cannot hold (integers beyond 64 bits) are still accepted, through a slower nlohmann
+// path, because they are valid JSON.
+//
+// What it costs: one simdjson DOM parse per line plus copies of the typed strings; the parser
+// object reuses its buffers, so keep one per thread. Not thread-safe.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "claude/sdk/errors.hpp"
+#include "claude/sdk/message.hpp"
+
+namespace claude::sdk {
+
+using ParseResult = std::variant<Message, ParseError>;
+
+class MessageParser {
+ public:
+  // Nesting deeper than this is rejected as `too_deep` (a cap, not a stack overflow).
+  static constexpr std::size_t kMaxDepth = 512;
+
+  MessageParser();
+  ~MessageParser();
+  MessageParser(MessageParser&&) noexcept;
+  MessageParser& operator=(MessageParser&&) noexcept;
+  MessageParser(const MessageParser&) = delete;
+  MessageParser& operator=(const MessageParser&) = delete;
+
+  // Parses one line (without its newline).
+  [[nodiscard]] ParseResult parse(std::string_view line);
+  // The same, taking the line's storage into the Message instead of copying it; on a ParseError
+  // `line` is left as it was (callers report it).
+  [[nodiscard]] ParseResult parse_moving(std::string&& line);
+
+ private:
+  // Where a parsed line's storage comes from: copied (null) or moved.
+  struct LineStorage {
+    std::string* owned = nullptr;
+  };
+  ParseResult parse_line(std::string_view line, LineStorage storage, bool allow_number_fallback);
+
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace claude::sdk

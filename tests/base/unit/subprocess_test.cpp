@@ -1,0 +1,115 @@
+// base/subprocess.hpp: the one posix_spawn; what each caller asks of the child happens.
+#include "claude/base/subprocess.hpp"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <string>
+
+namespace {
+
+using claude::base::ChildFd;
+
+// The child's stdout, read to its end.
+std::string read_all(int fd) {
+  std::string text;
+  char buffer[256];
+  for (ssize_t n; (n = ::read(fd, buffer, sizeof buffer)) > 0;) {
+    text.append(buffer, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  return text;
+}
+
+// Runs `script` under sh with its stdout on a pipe; returns the output, sets `status`.
+std::string run_sh(const std::string& script, claude::base::SpawnOptions options,
+                   claude::base::ExitStatus& status) {
+  int fds[2];
+  EXPECT_EQ(::pipe2(fds, O_CLOEXEC), 0);
+  options.argv = {"sh", "-c", script};
+  options.search_path = true;
+  options.fds.push_back(ChildFd::dup(fds[1], 1));
+  const auto child = claude::base::spawn(options);
+  ::close(fds[1]);
+  EXPECT_TRUE(child.started()) << child.error;
+  const std::string text = read_all(fds[0]);
+  status = claude::base::wait_exit(child.pid);
+  return text;
+}
+
+TEST(Spawn, ReportsTheExitStatusAndTheSignal) {
+  claude::base::ExitStatus status;
+  run_sh("exit 3", {}, status);
+  EXPECT_FALSE(status.signaled);
+  EXPECT_EQ(status.value, 3);
+  run_sh("kill -TERM $$", {}, status);
+  EXPECT_TRUE(status.signaled);
+  EXPECT_EQ(status.value, SIGTERM);
+}
+
+TEST(Spawn, AProgramThatCannotStartIsAnErrnoNotAThrow) {
+  const auto child = claude::base::spawn({.argv = {"/nonexistent/program"}});
+  EXPECT_FALSE(child.started());
+  EXPECT_EQ(child.error, ENOENT);
+  EXPECT_EQ(child.pid, -1);
+}
+
+TEST(Spawn, GivesTheChildItsEnvironmentWorkingDirectoryAndFiles) {
+  char input[] = "/tmp/base-subprocess-test-XXXXXX";
+  const int fd = ::mkstemp(input);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::write(fd, "from the file\n", 14), 14);
+  ::close(fd);
+  claude::base::ExitStatus status;
+  const std::string out =
+      run_sh("echo \"$ONLY\"; pwd; cat",
+             {.env = std::vector<std::string>{"ONLY=here", "PATH=/usr/bin:/bin"},
+              .fds = {ChildFd::open(0, input, O_RDONLY)},
+              .cwd = "/"},
+             status);
+  ::unlink(input);
+  EXPECT_EQ(status.value, 0);
+  EXPECT_EQ(out, "here\n/\nfrom the file\n");
+}
+
+TEST(Spawn, RunsTheProgramFileUnderAnotherArgv0) {
+  claude::base::ExitStatus status;
+  int fds[2];
+  ASSERT_EQ(::pipe2(fds, O_CLOEXEC), 0);
+  const auto child = claude::base::spawn({.argv = {"named-so", "-c", "echo $0"},
+                                          .program = "/bin/sh",
+                                          .fds = {ChildFd::dup(fds[1], 1)}});
+  ::close(fds[1]);
+  ASSERT_TRUE(child.started());
+  EXPECT_EQ(read_all(fds[0]), "named-so\n");
+  claude::base::wait_exit(child.pid);
+}
+
+TEST(Spawn, AnOwnProcessGroupIsLedByTheChild) {
+  const auto child =
+      claude::base::spawn({.argv = {"sleep", "5"}, .search_path = true, .own_process_group = true});
+  ASSERT_TRUE(child.started());
+  EXPECT_EQ(::getpgid(child.pid), child.pid);
+  EXPECT_EQ(claude::base::try_wait_exit(child.pid), std::nullopt);
+  ::killpg(child.pid, SIGKILL);
+  const auto status = claude::base::wait_exit(child.pid);
+  EXPECT_TRUE(status.signaled);
+  EXPECT_EQ(status.value, SIGKILL);
+}
+
+TEST(Spawn, ResetsIgnoredSignalsToDefaultWhenAsked) {
+  const auto old = std::signal(SIGPIPE, SIG_IGN);
+  claude::base::ExitStatus status;
+  const std::string kept = run_sh("grep SigIgn /proc/self/status", {}, status);
+  const std::string reset =
+      run_sh("grep SigIgn /proc/self/status", {.default_signals = {SIGPIPE}}, status);
+  std::signal(SIGPIPE, old);
+  EXPECT_NE(kept, reset);  // SIGPIPE (bit 13) is ignored in the first child only
+}
+
+}  // namespace
