@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The official TypeScript Agent SDK as a peer in bench/compare, on the same CLI stand-ins as the
-// C++ SDK's benchmarks (the SDK comes from drivers/ts/node_modules, tests/compat/ts-sdk/install-sdk).
+// C++ SDK's benchmarks (the SDK comes from drivers/ts/node_modules, tests/peers/ts-sdk/install-sdk).
 //
 //   ts-sdk-peer.mjs control-rtt --cli PATH --requests N
 //     Row (b): query() against bench/sdk's control_rtt_cli, which sends N can_use_tool requests one
@@ -90,7 +90,7 @@ async function replay(sdk, args) {
 }
 
 const args = parseArgs(process.argv.slice(2));
-if (!existsSync(sdkPath)) fail(2, `the TypeScript SDK is not installed (${sdkPath}); run tests/compat/ts-sdk/install-sdk`);
+if (!existsSync(sdkPath)) fail(2, `the TypeScript SDK is not installed (${sdkPath}); run tests/peers/ts-sdk/install-sdk`);
 const sdk = await import(pathToFileURL(sdkPath).href);
 try {
   await (args.mode === 'control-rtt' ? controlRtt(sdk, args) : replay(sdk, args));

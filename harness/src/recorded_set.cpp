@@ -40,7 +40,7 @@ and <case>/<sdk>.model-log.ndjson (the stub's request log) into OUT_DIR (default
 itself), then OUT_DIR/set.json with the recording CLI's version. A driver that cannot express a
 case (exit 4) is dropped from that case, with the reason under "skipped".
 Drivers: claude-harness-driver-cpp beside harness; `node drivers/ts/driver.mjs` from the source
-tree (install the TS SDK first: tests/compat/ts-sdk/install-sdk).
+tree (install the TS SDK first: tests/peers/ts-sdk/install-sdk).
 On a terminal a live line shows recordings done, failures and the elapsed time; --quiet prints
 only failures and the summary, --verbose also each offline run's own output.
 Exit status: 0 every recording made; 2 usage, bad set.json, no real CLI; 3 a recording failed.

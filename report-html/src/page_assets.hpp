@@ -1,6 +1,6 @@
 // The page's inline style sheet and scripts. The error recorder runs first, so any script error
 // later on the page lands in <html data-script-errors>; the main script sets data-report-ready
-// when it has wired every case (tests/integration/report_html reads both through Chromium).
+// when it has wired every case (tests/report-html/integration reads both through Chromium).
 #pragma once
 
 #include <string_view>

@@ -60,7 +60,7 @@ std::vector<std::string> driver_command(const std::string& sdk) {
     std::error_code ec;
     if (!fs::exists(modules, ec)) {
       throw DriverCommandError("the TypeScript SDK is not installed next to " + driver.string() +
-                               ": run tests/compat/ts-sdk/install-sdk first");
+                               ": run tests/peers/ts-sdk/install-sdk first");
     }
     return {"node", driver.string()};
   }
