@@ -15,12 +15,12 @@
 #include <sstream>
 
 #include "claude/base/cli.hpp"
+#include "claude/base/excerpt.hpp"
+#include "claude/base/input_file.hpp"
 #include "claude/conformance/progress_line.hpp"
 #include "claude/harness/exit_codes.hpp"
 #include "claude/harness/offline_record.hpp"
 #include "claude/harness/tool_locator.hpp"
-#include "claude/base/excerpt.hpp"
-#include "claude/base/input_file.hpp"
 
 namespace claude::harness {
 namespace {
@@ -63,8 +63,8 @@ std::optional<Json> read_json(const fs::path& file, std::string& why) {
     const auto upto = std::min<std::size_t>(e.byte, s.size());
     const auto line =
         1 + std::count(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(upto), '\n');
-    why = file.string() + ":" + std::to_string(line) +
-          ": not valid JSON: " + base::excerpt(e.what());
+    why =
+        file.string() + ":" + std::to_string(line) + ": not valid JSON: " + base::excerpt(e.what());
     return std::nullopt;
   }
 }

@@ -5,11 +5,11 @@
 #include <sstream>
 #include <string_view>
 
+#include "claude/base/input_file.hpp"
 #include "claude/conformance/conformance_case.hpp"
 #include "claude/conformance/driver_spec_schema.hpp"
 #include "claude/conformance/run_order.hpp"
 #include "claude/emulator/scenario.hpp"
-#include "claude/base/input_file.hpp"
 
 namespace claude::conformance {
 namespace {

@@ -160,8 +160,8 @@ std::string report_text(const Report& report) {
   if (f.expected) out += "  expected: " + dump_json(*f.expected) + "\n";
   if (f.closest) {
     if (f.closest->transcript_index < report.transcript.size()) {
-      out += "  closest:  " +
-             base::excerpt(report.transcript[f.closest->transcript_index].text) + "\n";
+      out += "  closest:  " + base::excerpt(report.transcript[f.closest->transcript_index].text) +
+             "\n";
     }
     for (const auto& d : f.closest->differences) {
       out += "    at " + (d.pointer.empty() ? std::string("(root)") : d.pointer) + ": " + d.reason +
@@ -171,8 +171,7 @@ std::string report_text(const Report& report) {
   constexpr std::size_t kListedLeftovers = 20;
   for (std::size_t i = 0; i < report.leftover.size() && i < kListedLeftovers; ++i) {
     out +=
-        "  not consumed: " + base::excerpt(report.transcript[report.leftover[i]].text, 200) +
-        "\n";
+        "  not consumed: " + base::excerpt(report.transcript[report.leftover[i]].text, 200) + "\n";
   }
   if (report.leftover.size() > kListedLeftovers) {
     out += "  … and " + std::to_string(report.leftover.size() - kListedLeftovers) +

@@ -1,6 +1,6 @@
-// tests/emulator/data/pacing/gaps.ndjson: the CLI wrote a line at 0.3 s and another at 0.6 s after its
-// start, without any SDK input. Replayed with --speed X, the second line cannot come before
-// 0.6 s / X (minus a little for clock granularity).
+// tests/emulator/data/pacing/gaps.ndjson: the CLI wrote a line at 0.3 s and another at 0.6 s after
+// its start, without any SDK input. Replayed with --speed X, the second line cannot come before 0.6
+// s / X (minus a little for clock granularity).
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <spawn.h>
