@@ -69,7 +69,7 @@ std::string string_member(const Json& object, const char* key) {
 // Subtypes of the control requests seen so far, by the request_id the answer will carry.
 using RequestSubtypes = std::unordered_map<std::string, std::string>;
 
-std::string with_subtype(std::string kind, const std::string& subtype) {
+std::string with_subtype(const std::string& kind, const std::string& subtype) {
   return subtype.empty() ? kind : kind + "/" + subtype;
 }
 
@@ -77,7 +77,7 @@ std::string with_subtype(std::string kind, const std::string& subtype) {
 // other side's, so a control_response names the subtype it answers.
 std::string kind_of(const Json& message, RequestSubtypes& sent, const RequestSubtypes& received) {
   if (!message.is_object()) return "(not an object)";
-  const std::string type = string_member(message, "type");
+  std::string type = string_member(message, "type");
   if (type.empty()) return "(no type)";
   if (type == "control_request") {
     const Json* request = member(message, "request");

@@ -121,7 +121,7 @@ fs::path default_cpp_driver(const fs::path& harness) {
   dirs.emplace_back(HARNESS_BUILD_BIN_DIR);
 #endif
   for (const auto& d : dirs) {
-    const fs::path candidate = d / "claude-harness-driver-cpp";
+    fs::path candidate = d / "claude-harness-driver-cpp";
     if (::access(candidate.c_str(), X_OK) == 0) return candidate;
   }
   return dirs.empty() ? fs::path("claude-harness-driver-cpp")

@@ -34,6 +34,12 @@ pid_t claimed_pid(const fs::path& claim) {
   return ok ? static_cast<pid_t>(std::strtol(text.c_str(), nullptr, 10)) : 0;
 }
 
+// No "scenario" member, or the empty string. (nlohmann's empty() is false for every string.)
+bool lacks_scenario(const nlohmann::json& report) {
+  const auto it = report.find("scenario");
+  return it == report.end() || (it->is_string() && it->get_ref<const std::string&>().empty());
+}
+
 nlohmann::json missing_report(const std::string& scenario, const RunRecord& run,
                               const std::string& why) {
   return {{"report", 1},
@@ -127,7 +133,7 @@ nlohmann::json combine_runs(const std::string& scenario, const std::vector<PartI
                             const std::vector<RunRecord>& runs) {
   if (runs.size() == 1 && parts.size() <= 1) {
     nlohmann::json only = runs.front().report;
-    if (!only.contains("scenario") || only["scenario"] == "") only["scenario"] = scenario;
+    if (lacks_scenario(only)) only["scenario"] = scenario;
     return only;
   }
   nlohmann::json combined = {
@@ -136,7 +142,7 @@ nlohmann::json combine_runs(const std::string& scenario, const std::vector<PartI
   for (const auto& run : runs) {
     nlohmann::json report = run.report;
     report["run"] = run.number;
-    if (!report.contains("scenario") || report["scenario"] == "") report["scenario"] = scenario;
+    if (lacks_scenario(report)) report["scenario"] = scenario;
     const std::string v = report.value("verdict", "fail");
     if (v == "error") {
       verdict = "error";

@@ -205,6 +205,7 @@ int replay_file(const fs::path& scenario, const std::vector<std::string>& comman
   }
   if (outputs.html) {
     std::vector<report_html::ReportSource> sessions;
+    sessions.reserve(runs.size());
     for (const auto& run : runs) {
       sessions.push_back(report_html::ReportSource{
           runs.size() == 1 ? scenario.string()

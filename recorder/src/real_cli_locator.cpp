@@ -47,7 +47,7 @@ std::vector<std::filesystem::path> real_cli_candidates(const RealCliSearch& sear
 
 std::filesystem::path locate_real_cli(const RealCliSearch& search) {
   if (search.explicit_path && !search.explicit_path->empty()) {
-    const std::filesystem::path path(*search.explicit_path);
+    std::filesystem::path path(*search.explicit_path);
     if (!is_executable_file(path)) {
       throw RealCliError("CLAUDE_TEE_REAL_CLI=" + path.string() + " is not an executable file");
     }

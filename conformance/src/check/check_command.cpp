@@ -261,6 +261,7 @@ int run_check(std::span<const std::string> args, std::ostream& out, std::ostream
       }
     };
     std::vector<std::thread> workers;
+    workers.reserve(static_cast<std::size_t>(jobs));
     for (int j = 0; j < jobs; ++j) workers.emplace_back(worker);
     for (auto& w : workers) w.join();
   }

@@ -57,7 +57,9 @@ struct FieldKey {
   std::string kind;
   std::string path;
   std::string type;
-  auto operator<=>(const FieldKey&) const = default;
+  // The defaulted <=> compares each member's result with a literal 0, which libstdc++ takes as a
+  // null pointer (__cmp_cat::__unspec*); modernize-use-nullptr flags that synthesized code.
+  auto operator<=>(const FieldKey&) const = default;  // NOLINT(modernize-use-nullptr)
 };
 
 // One recording, reduced to what a drift report compares.
