@@ -1,8 +1,6 @@
 #include "claude/harness/harness_cli.hpp"
 
 #include <ostream>
-#include <string_view>
-#include <utility>
 
 #include "claude/base/cli.hpp"
 #include "claude/conformance/check_command.hpp"
@@ -44,26 +42,6 @@ Exit status: 0 pass, 1 failed verdict (or differences), 2 usage or bad input fil
 3 CMD failed without a verdict. See docs/exit-codes.md.
 )";
 
-using Subcommand = int (*)(const std::vector<std::string>&, std::ostream&, std::ostream&);
-
-constexpr std::pair<std::string_view, Subcommand> kSubcommands[] = {
-    {"replay", replay_command},
-    {"record",
-     [](const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-       return wants_offline_record(args) ? record_offline_command(args, out, err)
-                                         : record_command(args, out, err);
-     }},
-    {"record-set", record_set_command},
-    {"run", run_cassette_command},
-    {"convert", convert_command},
-    {"lint", lint_command},
-    {"diff", diff_command},
-    {"drift", drift_command},
-    {"check", [](const std::vector<std::string>& args, std::ostream& out,
-                 std::ostream& err) { return claude::conformance::run_check(args, out, err); }},
-    {"fuzz", fuzz_command},
-};
-
 }  // namespace
 
 int run_harness(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -71,19 +49,29 @@ int run_harness(const std::vector<std::string>& args, std::ostream& out, std::os
   CLI::App app;
   app.prefix_command();  // the subcommand's name and every argument after it stay in remaining()
   if (auto exit = base::parse_command_line(app, args, text, out, err)) return *exit;
-  const std::vector<std::string> rest = app.remaining();
-  if (rest.empty()) {
+  const std::vector<std::string> remaining = app.remaining();
+  if (remaining.empty()) {
     err << kUsage;
     return kExitUsage;
   }
-  if (rest[0] == "help") {
+  const std::string& sub = remaining[0];
+  const std::vector<std::string> rest(remaining.begin() + 1, remaining.end());
+  if (sub == "help") {
     out << kUsage;
     return kExitPass;
   }
-  for (const auto& [name, command] : kSubcommands) {
-    if (rest[0] == name) return command({rest.begin() + 1, rest.end()}, out, err);
-  }
-  return base::usage_error(text, "unknown subcommand '" + rest[0] + "'", err);
+  if (sub == "replay") return replay_command(rest, out, err);
+  if (sub == "record" && wants_offline_record(rest)) return record_offline_command(rest, out, err);
+  if (sub == "record") return record_command(rest, out, err);
+  if (sub == "record-set") return record_set_command(rest, out, err);
+  if (sub == "run") return run_cassette_command(rest, out, err);
+  if (sub == "convert") return convert_command(rest, out, err);
+  if (sub == "lint") return lint_command(rest, out, err);
+  if (sub == "diff") return diff_command(rest, out, err);
+  if (sub == "drift") return drift_command(rest, out, err);
+  if (sub == "check") return claude::conformance::run_check(rest, out, err);
+  if (sub == "fuzz") return fuzz_command(rest, out, err);
+  return base::usage_error(text, "unknown subcommand '" + sub + "'", err);
 }
 
 }  // namespace claude::harness
