@@ -7,41 +7,47 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <iterator>
 #include <string>
 #include <vector>
+
+#include "claude/base/cli.hpp"
+#include "claude/base/input_file.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
 
 namespace {
 
+constexpr const char* kAbout =
+    "Replays each file (or each file of a directory) through the fuzz target.\n"
+    "Exit codes: 0 all inputs ran, 2 a path could not be read; an oracle failure aborts.\n";
+
 bool run_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::cerr << path.string() << ": cannot open\n";
+  std::string error;
+  const auto bytes = claude::base::read_input_file(path, error);
+  if (!bytes) {
+    std::cerr << path.string() << ": " << error << '\n';
     return false;
   }
-  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::cerr << "replay " << path.string() << " (" << bytes.size() << " bytes)\n";
-  LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
+  std::cerr << "replay " << path.string() << " (" << bytes->size() << " bytes)\n";
+  LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(bytes->data()), bytes->size());
   return true;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2 || std::string(argv[1]) == "--help") {
-    std::cerr << "usage: " << argv[0] << " PATH...\n"
-              << "Replays each file (or each file of a directory) through the fuzz target.\n"
-              << "Exit codes: 0 all inputs ran, 2 a path could not be read; an oracle failure "
-                 "aborts.\n";
-    return argc < 2 ? 2 : 0;
+  const std::string program = argc > 0 ? argv[0] : "replay";
+  const std::string help = "usage: " + program + " PATH...\n" + kAbout;
+  std::vector<std::string> paths;
+  CLI::App app;
+  app.add_option("PATH", paths)->required();
+  if (auto exit = claude::base::parse_command_line(app, claude::base::arguments(argc, argv),
+                                                   {program, help, help}, std::cout, std::cerr)) {
+    return *exit;
   }
   std::size_t count = 0;
-  for (int i = 1; i < argc; ++i) {
-    const std::filesystem::path path(argv[i]);
+  for (const std::filesystem::path path : paths) {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) {
       std::vector<std::filesystem::path> files;

@@ -150,4 +150,12 @@ nlohmann::json parse_unordered_json_or_discarded(std::string_view text) {
   return nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
 }
 
+std::string dump_json(const Json& value) {
+  return value.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+std::string dump_json(const nlohmann::json& value) {
+  return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 }  // namespace claude::base

@@ -2,7 +2,9 @@
 
 #include <signal.h>
 #include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cerrno>
 
@@ -35,6 +37,71 @@ struct SpawnSetup {
   SpawnSetup& operator=(const SpawnSetup&) = delete;
 };
 
+// The descriptors, as posix_spawn's file actions would set them; in the child, so with
+// async-signal-safe calls only. False (errno set) when one fails.
+bool apply(const std::vector<ChildFd>& fds) {
+  for (const ChildFd& fd : fds) {
+    int from = fd.from;
+    if (from < 0 && (from = ::open(fd.path.c_str(), fd.flags, fd.mode)) < 0) return false;
+    if (from == fd.target) {
+      if (fd.from >= 0 && ::fcntl(from, F_SETFD, 0) < 0) return false;  // as adddup2 does
+    } else {
+      if (::dup2(from, fd.target) < 0) return false;
+      if (fd.from < 0) ::close(from);
+    }
+  }
+  return true;
+}
+
+// fork+exec for what posix_spawn cannot do (PR_SET_PDEATHSIG), in posix_spawn's order: signals,
+// process group, descriptors, working directory, exec. The getppid() check closes the race of a
+// parent that died before the prctl. An exec that fails reaches us through a close-on-exec pipe.
+Spawned fork_exec(const SpawnOptions& options, const char* program, char* const* argv,
+                  char* const* env) {
+  int failure[2];
+  if (::pipe2(failure, O_CLOEXEC) != 0) return {-1, errno};
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    if (::prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || ::getppid() != parent) ::_exit(127);
+    struct sigaction default_action {};
+    default_action.sa_handler = SIG_DFL;
+    for (int s : options.default_signals) ::sigaction(s, &default_action, nullptr);
+    if (options.empty_signal_mask) {
+      sigset_t none;
+      sigemptyset(&none);
+      ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    }
+    if (options.own_process_group) ::setpgid(0, 0);
+    if (apply(options.fds) && (options.cwd.empty() || ::chdir(options.cwd.c_str()) == 0)) {
+      if (options.search_path) {
+        ::execvpe(program, argv, env);
+      } else {
+        ::execve(program, argv, env);
+      }
+    }
+    const int error = errno;
+    [[maybe_unused]] const ssize_t n = ::write(failure[1], &error, sizeof error);
+    ::_exit(127);
+  }
+  const int fork_error = errno;
+  ::close(failure[1]);
+  if (pid < 0) {
+    ::close(failure[0]);
+    return {-1, fork_error};
+  }
+  if (options.own_process_group) ::setpgid(pid, pid);  // also here: no killpg comes too early
+  int error = 0;
+  ssize_t n = 0;
+  do {
+    n = ::read(failure[0], &error, sizeof error);
+  } while (n < 0 && errno == EINTR);
+  ::close(failure[0]);
+  if (n != static_cast<ssize_t>(sizeof error)) return {pid, 0};
+  wait_exit(pid);
+  return {-1, error};
+}
+
 ExitStatus decode(int status) {
   if (WIFSIGNALED(status)) return {true, WTERMSIG(status)};
   return {false, WEXITSTATUS(status)};
@@ -44,6 +111,11 @@ ExitStatus decode(int status) {
 
 Spawned spawn(const SpawnOptions& options) {
   if (options.argv.empty()) return {-1, EINVAL};
+  const auto argv = c_strings(options.argv);
+  const auto envp = options.env ? c_strings(*options.env) : std::vector<char*>{};
+  char* const* env = options.env ? envp.data() : environ;
+  const char* program = options.program.empty() ? argv[0] : options.program.c_str();
+  if (options.die_with_parent) return fork_exec(options, program, argv.data(), env);
   SpawnSetup setup;
   for (const auto& fd : options.fds) {
     if (fd.from >= 0) {
@@ -75,11 +147,6 @@ Spawned spawn(const SpawnOptions& options) {
     flags |= POSIX_SPAWN_SETPGROUP;
   }
   ::posix_spawnattr_setflags(&setup.attr, flags);
-
-  const auto argv = c_strings(options.argv);
-  const auto envp = options.env ? c_strings(*options.env) : std::vector<char*>{};
-  char* const* env = options.env ? envp.data() : environ;
-  const char* program = options.program.empty() ? argv[0] : options.program.c_str();
   Spawned result;
   result.error =
       options.search_path

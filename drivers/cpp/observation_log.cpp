@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "claude/base/json.hpp"
+
 namespace claude::driver {
 
 ObservationLog::ObservationLog(std::FILE* out)
@@ -12,7 +14,7 @@ void ObservationLog::write(nlohmann::json observation) {
   const auto elapsed = std::chrono::steady_clock::now() - start_;
   observation["t_ms"] = std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count();
   // Invalid UTF-8 from the SDK (echoed binary tool output) must not cost the whole line.
-  std::string line = observation.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::string line = base::dump_json(observation);
   line += '\n';
   std::fwrite(line.data(), 1, line.size(), out_);
   std::fflush(out_);

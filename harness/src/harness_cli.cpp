@@ -2,6 +2,7 @@
 
 #include <ostream>
 
+#include "claude/base/cli.hpp"
 #include "claude/conformance/check_command.hpp"
 #include "claude/harness/drift_report.hpp"
 #include "claude/harness/exit_codes.hpp"
@@ -44,13 +45,18 @@ Exit status: 0 pass, 1 failed verdict (or differences), 2 usage or bad input fil
 }  // namespace
 
 int run_harness(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  if (args.empty()) {
+  const base::CommandLineText text{"harness", kUsage, kUsage, true};
+  CLI::App app;
+  app.prefix_command();  // the subcommand's name and every argument after it stay in remaining()
+  if (auto exit = base::parse_command_line(app, args, text, out, err)) return *exit;
+  const std::vector<std::string> remaining = app.remaining();
+  if (remaining.empty()) {
     err << kUsage;
     return kExitUsage;
   }
-  const std::string& sub = args[0];
-  const std::vector<std::string> rest(args.begin() + 1, args.end());
-  if (sub == "--help" || sub == "-h" || sub == "help") {
+  const std::string& sub = remaining[0];
+  const std::vector<std::string> rest(remaining.begin() + 1, remaining.end());
+  if (sub == "help") {
     out << kUsage;
     return kExitPass;
   }
@@ -65,8 +71,7 @@ int run_harness(const std::vector<std::string>& args, std::ostream& out, std::os
   if (sub == "drift") return drift_command(rest, out, err);
   if (sub == "check") return claude::conformance::run_check(rest, out, err);
   if (sub == "fuzz") return fuzz_command(rest, out, err);
-  err << "harness: unknown subcommand '" << sub << "'\n" << kUsage;
-  return kExitUsage;
+  return base::usage_error(text, "unknown subcommand '" + sub + "'", err);
 }
 
 }  // namespace claude::harness

@@ -29,6 +29,7 @@
 #include <sstream>
 
 #include "claude/base/cli.hpp"
+#include "claude/base/json.hpp"
 #include "claude/base/subprocess.hpp"
 #include "claude/base/write_all.hpp"
 #include "claude/harness/command_runner.hpp"
@@ -456,7 +457,7 @@ OfflineRecordResult run_helper(const Prepared& p, const OfflineRecordOptions& op
       report["rc"] = kExitCommandFailed;
       report["err"] = std::string("harness record: ") + e.what() + '\n';
     }
-    const std::string text = report.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    const std::string text = base::dump_json(report);
     (void)base::write_all(fds[1], text);
     ::_exit(0);
   }
@@ -557,24 +558,19 @@ int record_offline_command(const std::vector<std::string>& args, std::ostream& o
                            std::ostream& err) {
   OfflineRecordOptions options;
   std::string netns = "auto";
-  std::string output, model_script, model_log, real_cli;
   auto [option_args, command] = base::split_command(args);
   options.command = std::move(command);
   CLI::App app;
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.add_flag("--offline");
   app.add_flag("--fresh-cwd", options.fresh_cwd);
-  app.add_option("-o,--output", output);
-  app.add_option("--model-script", model_script);
-  app.add_option("--model-log", model_log);
-  app.add_option("--real-cli", real_cli);
+  app.add_option("-o,--output", options.output);
+  app.add_option("--model-script", options.model_script);
+  app.add_option("--model-log", options.model_log);
+  app.add_option("--real-cli", options.real_cli);
   app.add_option("--netns", netns);
   const base::CommandLineText text{"harness record --offline", kHelp, kHelp};
   if (auto exit = base::parse_command_line(app, option_args, text, out, err)) return *exit;
-  options.output = output;
-  options.model_script = model_script;
-  options.model_log = model_log;
-  options.real_cli = real_cli;
   if (netns == "auto") {
     options.netns = NetnsMode::automatic;
   } else if (netns == "required") {
@@ -586,7 +582,7 @@ int record_offline_command(const std::vector<std::string>& args, std::ostream& o
         << "'\n";
     return kExitUsage;
   }
-  if (options.command.empty() || output.empty() || model_script.empty()) {
+  if (options.command.empty() || options.output.empty() || options.model_script.empty()) {
     return base::usage_error(text, "need --model-script FILE, -o OUT and -- CMD...", err);
   }
   return record_offline(options, out, err).exit_code;

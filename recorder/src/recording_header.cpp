@@ -4,7 +4,8 @@
 #include <chrono>
 #include <ctime>
 #include <filesystem>
-#include <nlohmann/json.hpp>
+
+#include "claude/base/json.hpp"
 
 namespace claude::recorder {
 
@@ -27,20 +28,20 @@ std::vector<std::pair<std::string, std::string>> recorded_env(
 }
 
 std::string encode_header_line(const RecordingHeader& header, const Redactor& redactor) {
-  nlohmann::ordered_json j;
+  base::Json j;
   j["recording"] = 1;
-  auto& argv = j["argv"] = nlohmann::ordered_json::array();
+  auto& argv = j["argv"] = base::Json::array();
   for (const auto& arg : header.argv) argv.push_back(redactor.redact_copy(arg));
-  auto& env = j["env"] = nlohmann::ordered_json::object();
+  auto& env = j["env"] = base::Json::object();
   for (const auto& [name, value] : header.env) {
     env[name] = is_secret_env_name(name) ? Redactor::placeholder("env:" + name)
                                          : redactor.redact_copy(value);
   }
   j["cwd"] = redactor.redact_copy(header.cwd);
   j["cli"] = header.cli;
-  j["cli_version"] = header.cli_version ? nlohmann::ordered_json(*header.cli_version) : nullptr;
+  j["cli_version"] = header.cli_version ? base::Json(*header.cli_version) : nullptr;
   j["started_at"] = header.started_at;
-  std::string line = j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  std::string line = base::dump_json(j);
   line.push_back('\n');
   return line;
 }

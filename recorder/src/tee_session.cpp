@@ -8,10 +8,8 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -20,10 +18,12 @@
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <thread>
 
+#include "claude/base/subprocess.hpp"
 #include "claude/base/write_all.hpp"
 #include "claude/recorder/recording_queue.hpp"
 #include "claude/recorder/stream_recorder.hpp"
@@ -57,97 +57,27 @@ Pipe make_pipe() {
   return {fds[0], fds[1]};
 }
 
-std::vector<char*> c_strings(std::vector<std::string>& strings) {
-  std::vector<char*> out;
-  out.reserve(strings.size() + 1);
-  for (auto& s : strings) out.push_back(s.data());
-  out.push_back(nullptr);
-  return out;
-}
-
-// What the child does between fork and exec: dup2 a descriptor onto another, or open a path
-// onto one. Applied with async-signal-safe calls only (the tee has threads running).
-class FileActions {
- public:
-  void dup2(int from, int to) { steps_.push_back(Step{from, to, nullptr, 0}); }
-  void open(int fd, const char* path, int flags) { steps_.push_back(Step{-1, fd, path, flags}); }
-  // In the child; false (errno set) when one fails.
-  bool apply() const noexcept {
-    for (const Step& step : steps_) {
-      int from = step.from;
-      if (step.path != nullptr) {
-        from = ::open(step.path, step.flags, 0);
-        if (from < 0) return false;
-      }
-      if (from != step.to && ::dup2(from, step.to) < 0) return false;
-      if (step.path != nullptr && from != step.to) ::close(from);
-    }
-    return true;
+// Starts `argv` of the real CLI with the signal mask and dispositions it would have had without
+// the tee, and ended (SIGTERM) when the tee dies, however it dies (SIGKILL included), instead of
+// running on without anyone forwarding or recording its output. With `own_group` the child leads
+// a process group of its own, so what it starts can be ended with it.
+pid_t spawn(const TeeConfig& config, std::vector<std::string> argv, std::vector<base::ChildFd> fds,
+            bool own_group = false) {
+  base::SpawnOptions options;
+  options.argv = std::move(argv);
+  options.program = config.real_cli.string();
+  options.env = config.environment;
+  options.fds = std::move(fds);
+  options.own_process_group = own_group;
+  options.default_signals.assign(std::begin(kForwardedSignals), std::end(kForwardedSignals));
+  options.default_signals.insert(options.default_signals.end(), {SIGCHLD, SIGPIPE});
+  options.empty_signal_mask = true;
+  options.die_with_parent = true;
+  const base::Spawned child = base::spawn(options);
+  if (!child.started()) {
+    throw TeeError(config.real_cli.string() + ": cannot start: " + std::strerror(child.error));
   }
-
- private:
-  struct Step {
-    int from;
-    int to;
-    const char* path;
-    int flags;
-  };
-  std::vector<Step> steps_;
-};
-
-// fork + exec with the signal mask and dispositions the CLI would have had without the tee, and
-// PR_SET_PDEATHSIG: the CLI gets SIGTERM when the tee dies, however it dies (SIGKILL included),
-// instead of running on without anyone forwarding or recording its output (posix_spawn cannot
-// set it). The getppid() check closes the race of a tee that died before the prctl. With
-// `own_group` the child leads a process group of its own, so what it starts can be ended with it.
-// An exec that fails reaches the parent through a close-on-exec pipe, as posix_spawn's would.
-pid_t spawn(const std::filesystem::path& program, std::vector<std::string> argv,
-            std::vector<std::string> env, const FileActions& actions, bool own_group = false) {
-  auto c_argv = c_strings(argv);
-  auto c_env = c_strings(env);
-  sigset_t defaults = handled_signals();
-  sigaddset(&defaults, SIGPIPE);
-  sigset_t empty;
-  sigemptyset(&empty);
-  const Pipe failure = make_pipe();
-  const pid_t parent = ::getpid();
-  const pid_t pid = ::fork();
-  if (pid < 0) {
-    const int error = errno;
-    ::close(failure.read_end);
-    ::close(failure.write_end);
-    throw TeeError(program.string() + ": cannot start: " + std::strerror(error));
-  }
-  if (pid == 0) {
-    int error = 0;
-    if (::prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || ::getppid() != parent) ::_exit(127);
-    if (own_group) ::setpgid(0, 0);
-    struct sigaction default_action {};
-    default_action.sa_handler = SIG_DFL;
-    for (int sig = 1; sig < NSIG; ++sig) {
-      if (sigismember(&defaults, sig) == 1) ::sigaction(sig, &default_action, nullptr);
-    }
-    ::sigprocmask(SIG_SETMASK, &empty, nullptr);
-    if (actions.apply()) ::execve(program.c_str(), c_argv.data(), c_env.data());
-    error = errno;
-    [[maybe_unused]] const ssize_t n = ::write(failure.write_end, &error, sizeof error);
-    ::_exit(127);
-  }
-  if (own_group) ::setpgid(pid, pid);  // also here: no killpg may come before the child's
-  ::close(failure.write_end);
-  int error = 0;
-  ssize_t n = 0;
-  do {
-    n = ::read(failure.read_end, &error, sizeof error);
-  } while (n < 0 && errno == EINTR);
-  ::close(failure.read_end);
-  if (n == static_cast<ssize_t>(sizeof error)) {
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    throw TeeError(program.string() + ": cannot start: " + std::strerror(error));
-  }
-  return pid;
+  return child.pid;
 }
 
 std::optional<std::string> version_from_output(const std::string& text) {
@@ -163,15 +93,14 @@ std::optional<std::string> version_from_output(const std::string& text) {
 // Runs `<cli> --version` with a deadline; nullopt when it fails, hangs or prints nothing.
 std::optional<std::string> probe_version(const TeeConfig& config) {
   Pipe out = make_pipe();
-  FileActions actions;
-  actions.open(0, "/dev/null", O_RDONLY);
-  actions.dup2(out.write_end, 1);
-  actions.open(2, "/dev/null", O_WRONLY);
   pid_t pid;
   try {
     // A group of its own: a probe that hangs is ended with whatever it started.
-    pid = spawn(config.real_cli, {config.real_cli.string(), "--version"}, config.environment,
-                actions, /*own_group=*/true);
+    pid =
+        spawn(config, {config.real_cli.string(), "--version"},
+              {base::ChildFd::open(0, "/dev/null", O_RDONLY), base::ChildFd::dup(out.write_end, 1),
+               base::ChildFd::open(2, "/dev/null", O_WRONLY)},
+              /*own_group=*/true);
   } catch (const TeeError&) {
     ::close(out.read_end);
     ::close(out.write_end);
@@ -203,10 +132,8 @@ std::optional<std::string> probe_version(const TeeConfig& config) {
   }
   ::close(out.read_end);
   if (timed_out) ::killpg(pid, SIGKILL);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (timed_out || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return std::nullopt;
+  const base::ExitStatus status = base::wait_exit(pid);
+  if (timed_out || status.signaled || status.value != 0) return std::nullopt;
   return version_from_output(text);
 }
 
@@ -487,15 +414,13 @@ ChildOutcome run_tee_session(const TeeConfig& config, RecordingHeader header,
   set_pipe_size(out.read_end);
   set_pipe_size(err.read_end);
 
-  FileActions actions;
-  actions.dup2(in.read_end, 0);
-  actions.dup2(out.write_end, 1);
-  actions.dup2(err.write_end, 2);
   std::vector<std::string> argv{config.real_cli.string()};
   argv.insert(argv.end(), config.args.begin(), config.args.end());
   pid_t child;
   try {
-    child = spawn(config.real_cli, std::move(argv), config.environment, actions);
+    child = spawn(config, std::move(argv),
+                  {base::ChildFd::dup(in.read_end, 0), base::ChildFd::dup(out.write_end, 1),
+                   base::ChildFd::dup(err.write_end, 2)});
   } catch (...) {
     for (int fd :
          {in.read_end, in.write_end, out.read_end, out.write_end, err.read_end, err.write_end}) {
@@ -546,17 +471,15 @@ ChildOutcome run_tee_session(const TeeConfig& config, RecordingHeader header,
     state->writer.write_header(encode_header_line(header, redactor));
   });
 
-  int status = 0;
-  while (true) {
+  std::optional<base::ExitStatus> status;
+  while (!status) {
     siginfo_t info{};
     const int sig = ::sigwaitinfo(&handled, &info);
-    if (sig < 0) continue;
     if (sig == SIGCHLD) {
-      const pid_t done = ::waitpid(child, &status, WNOHANG);
-      if (done == child) break;
-      continue;
+      status = base::try_wait_exit(child);
+    } else if (sig > 0) {
+      ::kill(child, sig);
     }
-    ::kill(child, sig);
   }
 
   {
@@ -578,13 +501,11 @@ ChildOutcome run_tee_session(const TeeConfig& config, RecordingHeader header,
   recorder.join();
   record(*state, false);
 
-  ChildOutcome outcome;
+  const ChildOutcome outcome{status->signaled, status->value};
   std::string last;
-  if (WIFSIGNALED(status)) {
-    outcome = {true, WTERMSIG(status)};
+  if (outcome.signaled) {
     append_signal_event(last, state->seconds(), signal_name(outcome.value));
   } else {
-    outcome = {false, WEXITSTATUS(status)};
     append_exit_event(last, state->seconds(), outcome.value);
   }
   writer.close_with(last);

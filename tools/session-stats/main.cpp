@@ -1,12 +1,12 @@
 // session-stats FILE: a count per message type of a stream-json session file.
 #include <iostream>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "claude/base/cli.hpp"
 #include "claude/base/input_file.hpp"
+#include "claude/base/json.hpp"
 #include "session_stats.hpp"
 
 namespace {
@@ -19,13 +19,6 @@ constexpr const char* kUsage =
     "instead.\n"
     "Lines that are not messages are reported on stderr as FILE:LINE: reason.\n"
     "Exit codes: 0 every line is a message, 2 usage error, FILE unreadable, or a bad line.\n";
-
-// A JSON string literal of `text`; bytes that are not UTF-8 (a path, a reason quoting the bad
-// line) become U+FFFD instead of making the output invalid JSON.
-std::string json_string(std::string_view text) {
-  return nlohmann::json(std::string(text))
-      .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
 
 }  // namespace
 
@@ -59,21 +52,17 @@ int main(int argc, char** argv) {
     std::cerr << path << ":" << problem.line << ": " << problem.reason << "\n";
   }
   if (json) {
-    std::cout << "{\"file\":" << json_string(path) << ",\"messages\":" << stats.messages()
-              << ",\"counts\":{";
-    const char* separator = "";
-    for (const auto& [type, count] : stats.counts()) {
-      std::cout << separator << json_string(type) << ":" << count;
-      separator = ",";
-    }
-    std::cout << "},\"problems\":[";
-    separator = "";
+    // Bytes that are not UTF-8 (a path, a reason quoting the bad line) become U+FFFD.
+    claude::base::Json report;
+    report["file"] = path;
+    report["messages"] = stats.messages();
+    auto& counts = report["counts"] = claude::base::Json::object();
+    for (const auto& [type, count] : stats.counts()) counts[type] = count;
+    auto& problems = report["problems"] = claude::base::Json::array();
     for (const auto& problem : stats.problems()) {
-      std::cout << separator << "{\"line\":" << problem.line
-                << ",\"reason\":" << json_string(problem.reason) << "}";
-      separator = ",";
+      problems.push_back({{"line", problem.line}, {"reason", problem.reason}});
     }
-    std::cout << "]}\n";
+    std::cout << claude::base::dump_json(report) << '\n';
   } else {
     for (const auto& [type, count] : stats.counts()) std::cout << type << " " << count << "\n";
     std::cout << "total " << stats.messages() << "\n";

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "claude/base/json.hpp"
 #include "claude/emulator/pattern.hpp"
 
 namespace claude::emulator {
@@ -355,7 +356,7 @@ std::optional<PatternError> check_pattern(const Json& pattern, PatternNames* nam
 }
 
 std::string dump_json(const Json& value) {
-  return value.dump(-1, ' ', false, Json::error_handler_t::replace);
+  return base::dump_json(value);
 }
 
 std::string escape_pointer_token(std::string_view token) {

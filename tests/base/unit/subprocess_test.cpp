@@ -10,6 +10,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <string>
+#include <thread>
 
 namespace {
 
@@ -59,24 +60,6 @@ TEST(Spawn, AProgramThatCannotStartIsAnErrnoNotAThrow) {
   EXPECT_EQ(child.pid, -1);
 }
 
-TEST(Spawn, GivesTheChildItsEnvironmentWorkingDirectoryAndFiles) {
-  char input[] = "/tmp/base-subprocess-test-XXXXXX";
-  const int fd = ::mkstemp(input);
-  ASSERT_GE(fd, 0);
-  ASSERT_EQ(::write(fd, "from the file\n", 14), 14);
-  ::close(fd);
-  claude::base::ExitStatus status;
-  const std::string out =
-      run_sh("echo \"$ONLY\"; pwd; cat",
-             {.env = std::vector<std::string>{"ONLY=here", "PATH=/usr/bin:/bin"},
-              .fds = {ChildFd::open(0, input, O_RDONLY)},
-              .cwd = "/"},
-             status);
-  ::unlink(input);
-  EXPECT_EQ(status.value, 0);
-  EXPECT_EQ(out, "here\n/\nfrom the file\n");
-}
-
 TEST(Spawn, RunsTheProgramFileUnderAnotherArgv0) {
   claude::base::ExitStatus status;
   int fds[2];
@@ -110,6 +93,55 @@ TEST(Spawn, ResetsIgnoredSignalsToDefaultWhenAsked) {
       run_sh("grep SigIgn /proc/self/status", {.default_signals = {SIGPIPE}}, status);
   std::signal(SIGPIPE, old);
   EXPECT_NE(kept, reset);  // SIGPIPE (bit 13) is ignored in the first child only
+}
+
+// Through posix_spawn and through fork+exec (die_with_parent) alike; a SIGPIPE we ignore kills it.
+TEST(Spawn, GivesTheChildItsEnvironmentFilesDirectoryGroupAndSignals) {
+  char input[] = "/tmp/base-subprocess-test-XXXXXX";
+  const int fd = ::mkstemp(input);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::write(fd, "from the file\n", 14), 14);
+  ::close(fd);
+  const auto old = std::signal(SIGPIPE, SIG_IGN);
+  for (const bool die_with_parent : {false, true}) {
+    claude::base::ExitStatus status;
+    const std::string out = run_sh(
+        "echo \"$ONLY\"; pwd; cat; grep SigBlk /proc/self/status;"
+        "test \"$(cut -d' ' -f5 /proc/$$/stat)\" = $$ && echo leader; kill -PIPE $$",
+        {.env = std::vector<std::string>{"ONLY=here", "PATH=/usr/bin:/bin"},
+         .fds = {ChildFd::open(0, input, O_RDONLY)},
+         .cwd = "/",
+         .own_process_group = true,
+         .default_signals = {SIGPIPE},
+         .empty_signal_mask = true,
+         .die_with_parent = die_with_parent},
+        status);
+    EXPECT_EQ(out, "here\n/\nfrom the file\nSigBlk:\t0000000000000000\nleader\n")
+        << die_with_parent;
+    EXPECT_TRUE(status.signaled) << die_with_parent;
+    EXPECT_EQ(status.value, SIGPIPE) << die_with_parent;
+  }
+  std::signal(SIGPIPE, old);
+  ::unlink(input);
+}
+
+TEST(Spawn, DyingWithTheParentAProgramThatCannotStartIsAnErrno) {
+  const auto child =
+      claude::base::spawn({.argv = {"/nonexistent/program"}, .die_with_parent = true});
+  EXPECT_EQ(child.error, ENOENT);
+  EXPECT_EQ(child.pid, -1);
+}
+
+TEST(Spawn, AChildThatDiesWithItsParentGetsSigtermWhenTheSpawningThreadEnds) {
+  claude::base::Spawned child;
+  std::thread([&] {
+    child = claude::base::spawn(
+        {.argv = {"sleep", "30"}, .search_path = true, .die_with_parent = true});
+  }).join();
+  ASSERT_TRUE(child.started()) << child.error;
+  const auto status = claude::base::wait_exit(child.pid);
+  EXPECT_TRUE(status.signaled);
+  EXPECT_EQ(status.value, SIGTERM);
 }
 
 }  // namespace

@@ -9,8 +9,13 @@
 // is refused before it is parsed. `parse_unordered_json_or_discarded` builds the SDK's
 // `nlohmann::json` and, like nlohmann, has no cap.
 //
+// `dump_json` is the one compact writer of a value the tools print or record: nlohmann's dump()
+// without spaces, except that invalid UTF-8 in a string becomes U+FFFD instead of an exception,
+// so the line is JSON whatever bytes it quotes.
+//
 // How it fails: `parse_json` throws Json::parse_error (for bad JSON and for nesting beyond
-// kMaxJsonDepth, with a message saying so); the `_or_discarded` forms return a discarded value.
+// kMaxJsonDepth, with a message saying so); the `_or_discarded` forms return a discarded value;
+// `dump_json` does not fail.
 //
 // What it costs: valid text is read at simdjson speed, after one copy into the parser's padded
 // buffer, plus one copy of each string into the value. Invalid text is read twice (simdjson, then
@@ -20,6 +25,7 @@
 
 #include <cstddef>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <string_view>
 
 namespace claude::base {
@@ -37,5 +43,9 @@ Json parse_json_or_discarded(std::string_view text);
 
 // The same value as `nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false)`.
 nlohmann::json parse_unordered_json_or_discarded(std::string_view text);
+
+// Compact one-line JSON, invalid UTF-8 replaced by U+FFFD.
+std::string dump_json(const Json& value);
+std::string dump_json(const nlohmann::json& value);
 
 }  // namespace claude::base

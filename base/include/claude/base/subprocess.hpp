@@ -1,4 +1,4 @@
-// Starting a child process: the one place of the repository that calls posix_spawn.
+// Starting a child process: the one place of the repository that runs a program in a child.
 //
 // What it is: spawn() starts argv with the descriptors, environment, working directory, process
 // group and signal dispositions a caller asks for, without a shell; wait_exit()/try_wait_exit()
@@ -6,8 +6,10 @@
 // boilerplate (attribute and file-action objects, C string arrays, error codes).
 // How it fails: never throws for the child; a child that cannot start (no such program, not
 // executable, a bad working directory) comes back as Spawned::error (an errno value; glibc's
-// posix_spawn reports exec failures that way), and the caller words the message.
-// Cost: one vfork+exec (posix_spawn); the argv and environment are copied once into C arrays.
+// posix_spawn reports exec failures that way, the fork+exec path through a close-on-exec pipe),
+// and the caller words the message.
+// Cost: one vfork+exec (posix_spawn), or one fork+exec with `die_with_parent` (posix_spawn cannot
+// set PR_SET_PDEATHSIG); the argv and environment are copied once into C arrays.
 #pragma once
 
 #include <fcntl.h>
@@ -43,6 +45,9 @@ struct SpawnOptions {
   bool own_process_group = false;                 // the child leads a new group (killpg ends all)
   std::vector<int> default_signals{};             // reset to SIG_DFL (a host may ignore SIGPIPE)
   bool empty_signal_mask = false;                 // the child blocks no signal
+  // PR_SET_PDEATHSIG: the child gets SIGTERM when the thread that spawned it ends, however it
+  // ends (SIGKILL of the process included), instead of running on unattended.
+  bool die_with_parent = false;
 };
 
 struct Spawned {
