@@ -34,10 +34,10 @@
 #include <variant>
 #include <vector>
 
-#include "claude/sdk/control_protocol.hpp"
-#include "claude/sdk/message_queue_stats.hpp"
 #include "claude/sdk/options.hpp"
 #include "claude/sdk/transport.hpp"
+#include "client/message_queue_stats.hpp"
+#include "control/control_protocol.hpp"
 #include "messages/message_parser.hpp"
 
 namespace claude::sdk::client {

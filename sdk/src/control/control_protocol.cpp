@@ -1,7 +1,7 @@
 // The thin threaded driver around ControlCore: it reads the transport, feeds the core under one
 // mutex, writes the frames the core hands back and delivers its events (listener callbacks,
 // handler runs, PendingControl outcomes, cancel tokens). Every protocol decision is the core's.
-#include "claude/sdk/control_protocol.hpp"
+#include "control/control_protocol.hpp"
 
 #include <condition_variable>
 #include <cstdio>

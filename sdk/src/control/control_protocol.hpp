@@ -12,7 +12,7 @@
 //  - passes every other message, in stdout order, to the listener.
 //
 // Structure: every protocol decision above is made by a pure state machine without threads,
-// locks or clocks (sdk/src/control/control_core.hpp: lines and time in, frames and events out).
+// locks or clocks (control/control_core.hpp: lines and time in, frames and events out).
 // This class is the thin driver around it: it reads the transport, feeds the core under one
 // mutex, writes the frames it hands back and delivers its events.
 //
@@ -40,7 +40,6 @@
 // and reused for the session's life.
 #pragma once
 
-#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <exception>
@@ -54,6 +53,7 @@
 #include "claude/sdk/cancel_token.hpp"
 #include "claude/sdk/errors.hpp"
 #include "claude/sdk/message.hpp"
+#include "claude/sdk/pending_control.hpp"
 #include "claude/sdk/transport.hpp"
 
 namespace claude::sdk {
@@ -102,27 +102,6 @@ struct ControlListener {
   // (inbound_in_flight() drops to 0, after last_activity() has the end's time). A consumer that
   // paused its inactivity timer for the handlers sleeps without a deadline until this call.
   std::function<void()> on_handlers_idle = nullptr;
-};
-
-// One of our requests in flight.
-class PendingControl {
- public:
-  struct State;
-  explicit PendingControl(std::shared_ptr<State> state) : state_(std::move(state)) {}
-
-  [[nodiscard]] const std::string& request_id() const;
-  [[nodiscard]] const std::string& subtype() const;
-  // Blocks until the answer, the request's timeout, cancellation or the end of the session.
-  // Returns the success payload (`{}` when absent); throws ControlError, TimeoutError,
-  // CancelledError, ProcessError/ResultError or ConnectionError.
-  nlohmann::json wait();
-  // True once an outcome is known (wait() then returns at once).
-  [[nodiscard]] bool ready() const;
-  // Withdraws the request: sends control_cancel_request; wait() throws CancelledError.
-  void cancel();
-
- private:
-  std::shared_ptr<State> state_;
 };
 
 class ControlProtocol {
