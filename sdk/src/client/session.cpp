@@ -104,8 +104,7 @@ void Session::connect() {
       },
       [this] { on_handlers_idle(); }});
   PendingControl initialize = writing([&] {
-    return track(
-        protocol_->send_request("initialize", initialize_request(), options_.initialize_timeout));
+    return protocol_->send_request("initialize", initialize_request(), options_.initialize_timeout);
   });
   server_info_ = initialize.wait();
 }
@@ -225,7 +224,7 @@ void Session::on_message(Message&& message) {
   consider_run_end(message);
   if (const auto* s = message.get_if<SystemMessage>(); s && s->sdk_host_only) return;
   const std::size_t bytes = message.line_size();
-  enqueue(std::make_unique<Message>(std::move(message)), bytes);
+  enqueue(std::move(message), bytes);
 }
 
 void Session::on_unparsed(InboundLine&& line, std::size_t line_number, MessageType type) {
@@ -302,21 +301,10 @@ void Session::wait_for_room(std::unique_lock<std::mutex>& lock) {
 // reader that stopped would never get to it. A CLI blocked on its full stdout pipe may stop reading
 // its stdin (Node writes to a pipe synchronously), so a write of ours can block until the reader
 // reads on; when the writer is the consumer, a waiting reader would wait for ever: once a write
-// has outlasted kWriteGrace, the reader reads on until no write is under way.
+// has outlasted kWriteGrace, the reader reads on until no write is under way. (A request is
+// pending before its frame is written, and writing() wakes the reader when the write is over.)
 bool Session::reader_may_wait() {
-  if (abandoned_ || read_through_writes_) return false;
-  std::erase_if(outbound_, [](const PendingControl& p) { return p.ready(); });
-  return outbound_.empty();
-}
-
-PendingControl Session::track(PendingControl pending) {
-  {
-    std::lock_guard lock(queue_mutex_);
-    std::erase_if(outbound_, [](const PendingControl& p) { return p.ready(); });
-    if (!pending.ready()) outbound_.push_back(pending);
-  }
-  room_cv_.notify_one();  // a reader waiting for room must go and read the answer
-  return pending;
+  return !abandoned_ && !read_through_writes_ && protocol_->outbound_pending() == 0;
 }
 
 void Session::on_end(std::exception_ptr error) {
@@ -338,8 +326,8 @@ std::optional<Message> Session::next_message() {
   while (!m) {
     if (taken_next_ == taken_.size() && !take_batch()) return m;
     Queued& item = taken_[taken_next_++];
-    if (auto* message = std::get_if<std::unique_ptr<Message>>(&item)) {
-      m.emplace(std::move(**message));
+    if (auto* message = std::get_if<Message>(&item)) {
+      m.emplace(std::move(*message));
     } else {
       parse_unparsed(std::get<UnparsedLine>(item), m);
     }
@@ -477,17 +465,17 @@ void Session::end_input() {
 
 void Session::write_user_message(std::string_view text, std::string_view session_id) {
   if (!protocol_) throw ConnectionError("query: the session is not connected");
-  writing([&] { protocol_->write(user_message_frame(text, session_id)); });
+  writing([&] { transport_->write(user_message_frame(text, session_id)); });
 }
 
 void Session::write_frame(const json& frame) {
   if (!protocol_) throw ConnectionError("write: the session is not connected");
-  writing([&] { protocol_->write(serialize_frame(frame)); });
+  writing([&] { transport_->write(serialize_frame(frame)); });
 }
 
 PendingControl Session::send_control(std::string_view subtype, json payload) {
   if (!protocol_) throw ConnectionError("control request: the session is not connected");
-  return writing([&] { return track(protocol_->send_request(subtype, std::move(payload))); });
+  return writing([&] { return protocol_->send_request(subtype, std::move(payload)); });
 }
 
 json Session::control(std::string_view subtype, json payload) {
