@@ -245,20 +245,15 @@ void Session::enqueue(Queued&& item, std::size_t bytes) {
     wait_for_room(lock);
     return;
   }
-  if (!consumer_waiting_ || unsignalled_bytes_ < wake_bytes_) return;
-  unsignalled_ = false;
-  unsignalled_bytes_ = 0;
+  if (unsignalled_bytes_ < wake_bytes_ || !consumer_owed_wake()) return;
   lock.unlock();
   queue_cv_.notify_one();
 }
 
 void Session::on_batch_end() {
-  {
-    std::lock_guard lock(queue_mutex_);
-    if (!consumer_waiting_ || !unsignalled_) return;
-    unsignalled_ = false;
-    unsignalled_bytes_ = 0;
-  }
+  std::unique_lock lock(queue_mutex_);
+  if (!consumer_owed_wake()) return;
+  lock.unlock();
   queue_cv_.notify_one();
 }
 
@@ -270,11 +265,13 @@ void Session::on_handlers_idle() {
   queue_cv_.notify_one();
 }
 
-void Session::wake_consumer_locked() {
-  if (!consumer_waiting_ || !unsignalled_) return;
+// queue_mutex_ held: whether a waiting consumer is to be woken for what was pushed since it was
+// last woken (then counted as woken).
+bool Session::consumer_owed_wake() {
+  if (!consumer_waiting_ || !unsignalled_) return false;
   unsignalled_ = false;
   unsignalled_bytes_ = 0;
-  queue_cv_.notify_one();
+  return true;
 }
 
 // The queue is full: stop reading (the CLI's pipe fills and the CLI waits) until the consumer has
@@ -282,7 +279,7 @@ void Session::wake_consumer_locked() {
 // this thread and release(), so one of the two always sees the other's change.
 void Session::wait_for_room(std::unique_lock<std::mutex>& lock) {
   const std::size_t low_water = options_.max_queued_message_bytes / 2;
-  wake_consumer_locked();
+  if (consumer_owed_wake()) queue_cv_.notify_one();
   while (reader_may_wait()) {
     reader_waiting_.store(true);
     if (queued_bytes_.load() <= low_water) break;

@@ -94,7 +94,7 @@ class Session {
   void release(std::size_t bytes);
   void wait_for_room(std::unique_lock<std::mutex>& lock);
   bool reader_may_wait();
-  void wake_consumer_locked();
+  bool consumer_owed_wake();
 
   Options options_;
   std::unique_ptr<Transport> transport_;
