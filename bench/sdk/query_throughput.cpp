@@ -34,6 +34,7 @@
 #include "child_process.hpp"
 #include "claude/base/subprocess.hpp"
 #include "claude/sdk/query.hpp"
+#include "client/message_queue_stats.hpp"
 
 extern char** environ;
 
@@ -230,7 +231,7 @@ int main(int argc, char** argv) {
         got += m->line().size() + 1;
       }
       auto end = Clock::now();
-      const auto stats = q.message_queue_stats();
+      const auto stats = message_queue_stats(q);
       const double producer_s = producer_seconds(dir / "scenario.ndjson", bytes);
       double sdk_s = std::chrono::duration<double>(end - begin).count();
       double stream_s = std::chrono::duration<double>(end - first).count();

@@ -64,8 +64,8 @@ std::vector<Message> Turn::collect() {
   return out;
 }
 
-MessageQueueStats Client::message_queue_stats() const {
-  return session_->queue_stats();
+MessageQueueStats message_queue_stats(const Client& client) {
+  return client.session_->queue_stats();
 }
 
 ControlAck Client::interrupt() {

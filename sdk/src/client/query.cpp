@@ -20,8 +20,8 @@ std::vector<Message> Query::collect() {
   return out;
 }
 
-MessageQueueStats Query::message_queue_stats() const {
-  return session_ ? session_->queue_stats() : MessageQueueStats{};
+MessageQueueStats message_queue_stats(const Query& query) {
+  return query.session_ ? query.session_->queue_stats() : MessageQueueStats{};
 }
 
 Query query(std::string_view prompt, Options options) {

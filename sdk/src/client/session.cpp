@@ -104,8 +104,7 @@ void Session::connect() {
       },
       [this] { on_handlers_idle(); }});
   PendingControl initialize = writing([&] {
-    return track(
-        protocol_->send_request("initialize", initialize_request(), options_.initialize_timeout));
+    return protocol_->send_request("initialize", initialize_request(), options_.initialize_timeout);
   });
   server_info_ = initialize.wait();
 }
@@ -225,7 +224,7 @@ void Session::on_message(Message&& message) {
   consider_run_end(message);
   if (const auto* s = message.get_if<SystemMessage>(); s && s->sdk_host_only) return;
   const std::size_t bytes = message.line_size();
-  enqueue(std::make_unique<Message>(std::move(message)), bytes);
+  enqueue(std::move(message), bytes);
 }
 
 void Session::on_unparsed(InboundLine&& line, std::size_t line_number, MessageType type) {
@@ -246,20 +245,15 @@ void Session::enqueue(Queued&& item, std::size_t bytes) {
     wait_for_room(lock);
     return;
   }
-  if (!consumer_waiting_ || unsignalled_bytes_ < wake_bytes_) return;
-  unsignalled_ = false;
-  unsignalled_bytes_ = 0;
+  if (unsignalled_bytes_ < wake_bytes_ || !consumer_owed_wake()) return;
   lock.unlock();
   queue_cv_.notify_one();
 }
 
 void Session::on_batch_end() {
-  {
-    std::lock_guard lock(queue_mutex_);
-    if (!consumer_waiting_ || !unsignalled_) return;
-    unsignalled_ = false;
-    unsignalled_bytes_ = 0;
-  }
+  std::unique_lock lock(queue_mutex_);
+  if (!consumer_owed_wake()) return;
+  lock.unlock();
   queue_cv_.notify_one();
 }
 
@@ -271,11 +265,13 @@ void Session::on_handlers_idle() {
   queue_cv_.notify_one();
 }
 
-void Session::wake_consumer_locked() {
-  if (!consumer_waiting_ || !unsignalled_) return;
+// queue_mutex_ held: whether a waiting consumer is to be woken for what was pushed since it was
+// last woken (then counted as woken).
+bool Session::consumer_owed_wake() {
+  if (!consumer_waiting_ || !unsignalled_) return false;
   unsignalled_ = false;
   unsignalled_bytes_ = 0;
-  queue_cv_.notify_one();
+  return true;
 }
 
 // The queue is full: stop reading (the CLI's pipe fills and the CLI waits) until the consumer has
@@ -283,7 +279,7 @@ void Session::wake_consumer_locked() {
 // this thread and release(), so one of the two always sees the other's change.
 void Session::wait_for_room(std::unique_lock<std::mutex>& lock) {
   const std::size_t low_water = options_.max_queued_message_bytes / 2;
-  wake_consumer_locked();
+  if (consumer_owed_wake()) queue_cv_.notify_one();
   while (reader_may_wait()) {
     reader_waiting_.store(true);
     if (queued_bytes_.load() <= low_water) break;
@@ -302,21 +298,10 @@ void Session::wait_for_room(std::unique_lock<std::mutex>& lock) {
 // reader that stopped would never get to it. A CLI blocked on its full stdout pipe may stop reading
 // its stdin (Node writes to a pipe synchronously), so a write of ours can block until the reader
 // reads on; when the writer is the consumer, a waiting reader would wait for ever: once a write
-// has outlasted kWriteGrace, the reader reads on until no write is under way.
+// has outlasted kWriteGrace, the reader reads on until no write is under way. (A request is
+// pending before its frame is written, and writing() wakes the reader when the write is over.)
 bool Session::reader_may_wait() {
-  if (abandoned_ || read_through_writes_) return false;
-  std::erase_if(outbound_, [](const PendingControl& p) { return p.ready(); });
-  return outbound_.empty();
-}
-
-PendingControl Session::track(PendingControl pending) {
-  {
-    std::lock_guard lock(queue_mutex_);
-    std::erase_if(outbound_, [](const PendingControl& p) { return p.ready(); });
-    if (!pending.ready()) outbound_.push_back(pending);
-  }
-  room_cv_.notify_one();  // a reader waiting for room must go and read the answer
-  return pending;
+  return !abandoned_ && !read_through_writes_ && protocol_->outbound_pending() == 0;
 }
 
 void Session::on_end(std::exception_ptr error) {
@@ -338,8 +323,8 @@ std::optional<Message> Session::next_message() {
   while (!m) {
     if (taken_next_ == taken_.size() && !take_batch()) return m;
     Queued& item = taken_[taken_next_++];
-    if (auto* message = std::get_if<std::unique_ptr<Message>>(&item)) {
-      m.emplace(std::move(**message));
+    if (auto* message = std::get_if<Message>(&item)) {
+      m.emplace(std::move(*message));
     } else {
       parse_unparsed(std::get<UnparsedLine>(item), m);
     }
@@ -477,17 +462,17 @@ void Session::end_input() {
 
 void Session::write_user_message(std::string_view text, std::string_view session_id) {
   if (!protocol_) throw ConnectionError("query: the session is not connected");
-  writing([&] { protocol_->write(user_message_frame(text, session_id)); });
+  writing([&] { transport_->write(user_message_frame(text, session_id)); });
 }
 
 void Session::write_frame(const json& frame) {
   if (!protocol_) throw ConnectionError("write: the session is not connected");
-  writing([&] { protocol_->write(serialize_frame(frame)); });
+  writing([&] { transport_->write(serialize_frame(frame)); });
 }
 
 PendingControl Session::send_control(std::string_view subtype, json payload) {
   if (!protocol_) throw ConnectionError("control request: the session is not connected");
-  return writing([&] { return track(protocol_->send_request(subtype, std::move(payload))); });
+  return writing([&] { return protocol_->send_request(subtype, std::move(payload)); });
 }
 
 json Session::control(std::string_view subtype, json payload) {

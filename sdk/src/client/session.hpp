@@ -10,8 +10,7 @@
 // MessageParseError the reader would have raised; control requests after it were answered by then.
 // The consumer takes the whole queue at once into `taken_` and pops from it without locking. The
 // two vectors trade places, so the reader pushes into slots the consumer has emptied: no
-// allocation per unparsed line (the few messages the reader parses are boxed, which keeps a slot
-// an unparsed line's size). A waiting consumer is woken once per batch of lines
+// allocation per queued line. A waiting consumer is woken once per batch of lines
 // (ControlListener::on_batch_end: the transport has nothing buffered) or every `wake_bytes_`, not
 // per message. When the queue holds Options::max_queued_message_bytes the reader waits until the
 // consumer has taken half of it (backpressure down to the CLI's pipe); it never waits while one of
@@ -34,10 +33,10 @@
 #include <variant>
 #include <vector>
 
-#include "claude/sdk/control_protocol.hpp"
-#include "claude/sdk/message_queue_stats.hpp"
 #include "claude/sdk/options.hpp"
 #include "claude/sdk/transport.hpp"
+#include "client/message_queue_stats.hpp"
+#include "control/control_protocol.hpp"
 #include "messages/message_parser.hpp"
 
 namespace claude::sdk::client {
@@ -64,7 +63,6 @@ class Session {
   PendingControl send_control(std::string_view subtype, nlohmann::json payload);
   nlohmann::json control(std::string_view subtype, nlohmann::json payload);
   [[nodiscard]] const nlohmann::json& server_info() const { return server_info_; }
-  [[nodiscard]] bool connected() const { return connected_; }
   [[nodiscard]] MessageQueueStats queue_stats() const;
   void close();
 
@@ -77,9 +75,7 @@ class Session {
     std::size_t line_number = 0;
     MessageType type = MessageType::unknown;
   };
-  // A message the reader parsed is boxed: a queue slot is then the size of an UnparsedLine (about
-  // 110 bytes), not of a Message (over 600), and the bulk of a replay is unparsed lines.
-  using Queued = std::variant<UnparsedLine, std::unique_ptr<Message>>;
+  using Queued = std::variant<UnparsedLine, Message>;
 
   void on_message(Message&& message);
   void on_unparsed(InboundLine&& line, std::size_t line_number, MessageType type);
@@ -92,14 +88,13 @@ class Session {
   void on_end(std::exception_ptr error);
   void consider_run_end(const Message& message);
   void consider_run_end(MessageType type);
-  PendingControl track(PendingControl pending);
   template <class Write>
   auto writing(Write&& write);
   bool take_batch();
   void release(std::size_t bytes);
   void wait_for_room(std::unique_lock<std::mutex>& lock);
   bool reader_may_wait();
-  void wake_consumer_locked();
+  bool consumer_owed_wake();
 
   Options options_;
   std::unique_ptr<Transport> transport_;
@@ -124,9 +119,8 @@ class Session {
   bool unsignalled_ = false;
   bool consumer_waiting_ = false;
   bool abandoned_ = false;  // close() ran, or the consumer failed: the reader never waits again
-  bool read_through_writes_ = false;      // a write outlasted kWriteGrace: read on until none
-  int writes_in_progress_ = 0;            // ours to the CLI's stdin (see wait_for_room)
-  std::vector<PendingControl> outbound_;  // our control requests; pruned when answered
+  bool read_through_writes_ = false;  // a write outlasted kWriteGrace: read on until none
+  int writes_in_progress_ = 0;        // ours to the CLI's stdin (see wait_for_room)
   MessageQueueStats stats_;
   bool ended_ = false;
   std::exception_ptr end_error_;

@@ -40,9 +40,9 @@
 #include <unordered_map>
 #include <variant>
 
-#include "claude/sdk/control_protocol.hpp"
 #include "claude/sdk/message.hpp"
 #include "claude/sdk/transport.hpp"
+#include "control/control_protocol.hpp"
 #include "messages/message_parser.hpp"
 
 namespace claude::sdk::control {

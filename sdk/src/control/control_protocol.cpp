@@ -1,7 +1,7 @@
 // The thin threaded driver around ControlCore: it reads the transport, feeds the core under one
 // mutex, writes the frames the core hands back and delivers its events (listener callbacks,
 // handler runs, PendingControl outcomes, cancel tokens). Every protocol decision is the core's.
-#include "claude/sdk/control_protocol.hpp"
+#include "control/control_protocol.hpp"
 
 #include <condition_variable>
 #include <cstdio>
@@ -132,8 +132,8 @@ struct ControlProtocol::Engine : std::enable_shared_from_this<ControlProtocol::E
   }
 
   // Acts on `out` outside the mutex; returns the inbound request to run, if any (at most one per
-  // line), and sets `over` at the end.
-  std::optional<event::Request> deliver(Output& out, bool& over) {
+  // line).
+  std::optional<event::Request> deliver(Output& out) {
     for (const auto& frame : out.frames) try_write(frame);
     for (auto& [state, outcome] : out.outcomes)
       state->complete(std::move(outcome.payload), std::move(outcome.error));
@@ -153,7 +153,6 @@ struct ControlProtocol::Engine : std::enable_shared_from_this<ControlProtocol::E
       } else if (auto* request = std::get_if<event::Request>(&e)) {
         work.emplace(std::move(*request));
       } else if (auto* end = std::get_if<event::End>(&e)) {
-        over = true;
         if (listener.on_end) listener.on_end(end->error, end->end);
       }
     }
@@ -169,8 +168,7 @@ struct ControlProtocol::Engine : std::enable_shared_from_this<ControlProtocol::E
       call(*core);
       collect(out);
     }
-    bool over = false;
-    deliver(out, over);
+    deliver(out);
   }
 
   // ---- threads -------------------------------------------------------------------------------
@@ -247,13 +245,12 @@ struct ControlProtocol::Engine : std::enable_shared_from_this<ControlProtocol::E
           core->feed_line(std::move(std::get<InboundLine>(r)), Clock::now());
         collect(out);
       }
-      bool over = std::holds_alternative<StreamEnd>(r);
-      std::optional<event::Request> work = deliver(out, over);
+      std::optional<event::Request> work = deliver(out);
       if (work) {
         if (batch_open) end_batch();
         return work;
       }
-      if (over && std::holds_alternative<StreamEnd>(r)) return std::nullopt;
+      if (std::holds_alternative<StreamEnd>(r)) return std::nullopt;
     }
   }
 
@@ -432,32 +429,18 @@ PendingControl ControlProtocol::send_request(std::string_view subtype, json payl
   return PendingControl(state);
 }
 
-json ControlProtocol::request(std::string_view subtype, json payload,
-                              std::optional<std::chrono::milliseconds> timeout) {
-  return send_request(subtype, std::move(payload), timeout).wait();
-}
-
 void ControlProtocol::fail(const std::exception_ptr& error) {
   engine_->with_core([&](ControlCore& core) { core.fail(error); });
-}
-
-void ControlProtocol::write(std::string_view frame) {
-  engine_->transport.write(frame);
-}
-
-bool ControlProtocol::ended() const {
-  std::lock_guard lock(engine_->mutex);
-  return engine_->core && engine_->core->ended();
-}
-
-std::exception_ptr ControlProtocol::end_error() const {
-  std::lock_guard lock(engine_->mutex);
-  return engine_->core ? engine_->core->end_error() : nullptr;
 }
 
 std::size_t ControlProtocol::inbound_in_flight() const {
   std::lock_guard lock(engine_->mutex);
   return engine_->core ? engine_->core->inbound_in_flight() : 0;
+}
+
+std::size_t ControlProtocol::outbound_pending() const {
+  std::lock_guard lock(engine_->mutex);
+  return engine_->core ? engine_->core->outbound_pending() : 0;
 }
 
 std::chrono::steady_clock::time_point ControlProtocol::last_activity() const {

@@ -18,6 +18,7 @@
 
 #include "claude/sdk/client.hpp"
 #include "claude/sdk/query.hpp"
+#include "client/message_queue_stats.hpp"
 
 namespace claude::sdk {
 namespace {
@@ -166,15 +167,14 @@ TEST_F(QueryBackpressureTest, ASlowConsumerOfALongStreamKeepsTheQueueUnderTheCap
       // Fall a whole cap behind for sure, however fast or slow fake-claude is (asan): stop
       // consuming until the reader has had to wait for us.
       const auto give_up = std::chrono::steady_clock::now() + 10s;
-      while (q.message_queue_stats().reader_waits == 0 &&
-             std::chrono::steady_clock::now() < give_up)
+      while (message_queue_stats(q).reader_waits == 0 && std::chrono::steady_clock::now() < give_up)
         std::this_thread::sleep_for(1ms);
     }
     if (expected % 500 == 0) std::this_thread::sleep_for(2ms);
   }
   EXPECT_EQ(expected, count);
   EXPECT_EQ(got, bytes);
-  auto stats = q.message_queue_stats();
+  auto stats = message_queue_stats(q);
   EXPECT_LE(stats.peak_queued_bytes, kCap + kLongestLine);
   EXPECT_GT(stats.reader_waits, 0u) << "the consumer never fell a cap behind";
   EXPECT_EQ(verdict(), "pass");
@@ -198,7 +198,7 @@ TEST_F(QueryBackpressureTest, AnInterruptWhileTheCliIsBlockedOnItsFullPipeIsAnsw
   client.connect();
   client.query("stream");
   ASSERT_EQ(number_of(*client.receive_message()), 0);
-  ASSERT_TRUE(reader_waited([&] { return client.message_queue_stats(); }));
+  ASSERT_TRUE(reader_waited([&] { return message_queue_stats(client); }));
   // fake-claude writes 4 MiB before it reads the interrupt: only a reader that reads past the cap
   // gets it there and brings the answer back.
   auto took = run_within(30s, "interrupt() while fake-claude is blocked on its pipe",
@@ -229,7 +229,7 @@ TEST_F(QueryBackpressureTest, DroppingTheQueryWhileTheCliIsBlockedOnItsPipeEndsP
   o.term_wait = 200ms;
   auto q = std::make_unique<Query>(query("stream", o));
   ASSERT_EQ(number_of(*q->next()), 0);
-  ASSERT_TRUE(reader_waited([&] { return q->message_queue_stats(); }));
+  ASSERT_TRUE(reader_waited([&] { return message_queue_stats(*q); }));
   auto took = run_within(30s, "~Query while fake-claude is blocked", [&] { q.reset(); });
   EXPECT_LT(took, 5s);
 }

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "claude/sdk/client.hpp"
+#include "client/message_queue_stats.hpp"
 #include "scripted_cli.hpp"
 
 namespace claude::sdk {
@@ -80,7 +81,7 @@ TEST(CallbackWaitTest, ConsumerSleepsWhileCallbacksOutlastTheInactivityTimeout) 
   // A waiter that blocks costs milliseconds here; the spinning one cost a core for the whole wait.
   EXPECT_LT(cpu, 0.3) << "process CPU " << cpu << " s over " << wall << " s of callbacks";
   // The same in wake-ups, which a loaded machine cannot blur: a few, not one per spin.
-  EXPECT_LT(client.message_queue_stats().consumer_wakeups, 20u);
+  EXPECT_LT(message_queue_stats(client).consumer_wakeups, 20u);
 }
 
 TEST(CallbackWaitTest, InactivityTimeoutStillFiresAfterTheCallbacksEnd) {

@@ -7,7 +7,7 @@
 #include <memory>
 #include <thread>
 
-#include "claude/sdk/control_protocol.hpp"
+#include "control/control_protocol.hpp"
 #include "scripted_cli.hpp"
 
 namespace claude::sdk {

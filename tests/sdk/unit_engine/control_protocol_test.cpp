@@ -1,6 +1,6 @@
 // The control layer over an in-memory transport: routing, answers, cancellation, timeouts, and
 // how the end of the stream reaches waiters.
-#include "claude/sdk/control_protocol.hpp"
+#include "control/control_protocol.hpp"
 
 #include <gtest/gtest.h>
 

@@ -11,6 +11,7 @@
 
 #include "claude/sdk/client.hpp"
 #include "claude/sdk/query.hpp"
+#include "client/message_queue_stats.hpp"
 #include "scripted_cli.hpp"
 
 namespace claude::sdk {
@@ -130,7 +131,7 @@ TEST(SessionQueueTest, AWaitingConsumerIsWokenOncePerBatchNotOncePerMessage) {
   consumer.join();
   ASSERT_EQ(got.size(), 500u);
   for (int i = 0; i < 500; ++i) ASSERT_EQ(got[i], i);
-  EXPECT_LE(client.message_queue_stats().consumer_wakeups, 2u);
+  EXPECT_LE(message_queue_stats(client).consumer_wakeups, 2u);
 }
 
 TEST(SessionQueueTest, TheLastMessageOfABatchArrivesWithoutFurtherInput) {
@@ -176,15 +177,15 @@ TEST(SessionQueueTest, ASlowConsumerKeepsTheQueueUnderItsCapAndTheRestInThePipe)
   auto lines = numbered_lines(0, 1000);
   const std::size_t line_max = longest(lines);
   cli.push_lines(std::move(lines));
-  ASSERT_TRUE(eventually([&] { return client.message_queue_stats().reader_waits > 0; }));
+  ASSERT_TRUE(eventually([&] { return message_queue_stats(client).reader_waits > 0; }));
   std::this_thread::sleep_for(20ms);  // a reader that did not stop would go on reading now
-  EXPECT_LE(client.message_queue_stats().queued_bytes, kCap + line_max);
+  EXPECT_LE(message_queue_stats(client).queued_bytes, kCap + line_max);
   EXPECT_TRUE(cli.has_buffered_line()) << "the reader read on although the queue was full";
   for (int i = 0; i < 1000; ++i) {
     ASSERT_EQ(number_of(*client.receive_message()), i);
     if (i % 50 == 0) std::this_thread::sleep_for(1ms);
   }
-  auto stats = client.message_queue_stats();
+  auto stats = message_queue_stats(client);
   EXPECT_LE(stats.peak_queued_bytes, kCap + line_max);
   EXPECT_EQ(stats.queued_bytes, 0u);
   EXPECT_GT(stats.reader_waits, 1u);
@@ -199,8 +200,8 @@ TEST(SessionQueueTest, ZeroCapReadsAheadWithoutLimit) {
   std::size_t total = 0;
   for (const auto& l : lines) total += l.size();
   cli.push_lines(std::move(lines));
-  EXPECT_TRUE(eventually([&] { return client.message_queue_stats().queued_bytes == total; }));
-  EXPECT_EQ(client.message_queue_stats().reader_waits, 0u);
+  EXPECT_TRUE(eventually([&] { return message_queue_stats(client).queued_bytes == total; }));
+  EXPECT_EQ(message_queue_stats(client).reader_waits, 0u);
 }
 
 TEST(SessionQueueTest, AControlCallFromTheConsumerWhileTheQueueIsFullIsAnsweredAtOnce) {
@@ -209,15 +210,15 @@ TEST(SessionQueueTest, AControlCallFromTheConsumerWhileTheQueueIsFullIsAnsweredA
   Client client(capped(kCap), std::move(owned));
   client.connect();
   cli.push_lines(numbered_lines(0, 1000));
-  ASSERT_TRUE(eventually([&] { return client.message_queue_stats().reader_waits > 0; }));
+  ASSERT_TRUE(eventually([&] { return message_queue_stats(client).reader_waits > 0; }));
   // The answer is queued behind ~600 KB of messages: the reader must read past the cap to get it.
   auto took = run_within(8s, "interrupt() with a full queue", [&] { client.interrupt(); });
   EXPECT_LT(took, 1s);
   for (int i = 0; i < 1000; ++i) ASSERT_EQ(number_of(*client.receive_message()), i);
   // Answered: the cap applies again.
-  const auto waits = client.message_queue_stats().reader_waits;
+  const auto waits = message_queue_stats(client).reader_waits;
   cli.push_lines(numbered_lines(1000, 1000));
-  EXPECT_TRUE(eventually([&] { return client.message_queue_stats().reader_waits > waits; }));
+  EXPECT_TRUE(eventually([&] { return message_queue_stats(client).reader_waits > waits; }));
   for (int i = 1000; i < 2000; ++i) ASSERT_EQ(number_of(*client.receive_message()), i);
 }
 
@@ -227,7 +228,7 @@ TEST(SessionQueueTest, AMessageFromTheConsumerToACliBlockedOnStdoutGoesThrough) 
   Client client(capped(kCap), stdout_bound(std::move(owned)));
   client.connect();
   cli.push_lines(numbered_lines(0, 1000));
-  ASSERT_TRUE(eventually([&] { return client.message_queue_stats().reader_waits > 0; }));
+  ASSERT_TRUE(eventually([&] { return message_queue_stats(client).reader_waits > 0; }));
   auto took = run_within(8s, "query() to a CLI blocked on stdout", [&] { client.query("more"); });
   EXPECT_LT(took, 1s);
   for (int i = 0; i < 1000; ++i) ASSERT_EQ(number_of(*client.receive_message()), i);
@@ -243,9 +244,9 @@ TEST(SessionQueueTest, AWriteThatGoesThroughDoesNotLetTheReaderPassTheCap) {
   auto lines = numbered_lines(0, 1000);
   const std::size_t line_max = longest(lines);
   cli.push_lines(std::move(lines));
-  ASSERT_TRUE(eventually([&] { return client.message_queue_stats().reader_waits > 0; }));
+  ASSERT_TRUE(eventually([&] { return message_queue_stats(client).reader_waits > 0; }));
   client.query("more");
-  EXPECT_LE(client.message_queue_stats().peak_queued_bytes, kCap + line_max);
+  EXPECT_LE(message_queue_stats(client).peak_queued_bytes, kCap + line_max);
   EXPECT_TRUE(cli.has_buffered_line()) << "the reader read on while the message was written";
   for (int i = 0; i < 1000; ++i) ASSERT_EQ(number_of(*client.receive_message()), i);
 }
@@ -256,7 +257,7 @@ TEST(SessionQueueTest, DisconnectWhileTheReaderWaitsForRoomEndsPromptly) {
   Client client(capped(kCap), std::move(owned));
   client.connect();
   cli.push_lines(numbered_lines(0, 1000));
-  ASSERT_TRUE(eventually([&] { return client.message_queue_stats().reader_waits > 0; }));
+  ASSERT_TRUE(eventually([&] { return message_queue_stats(client).reader_waits > 0; }));
   auto took = run_within(8s, "disconnect() with a full queue", [&] { client.disconnect(); });
   EXPECT_LT(took, 1s);
 }
@@ -266,7 +267,7 @@ TEST(SessionQueueTest, DestroyingAQueryWhoseReaderWaitsForRoomEndsPromptly) {
   InMemoryTransport& cli = *owned;
   auto q = std::make_unique<Query>(query("hi", capped(kCap), std::move(owned)));
   cli.push_lines(numbered_lines(0, 1000));
-  ASSERT_TRUE(eventually([&] { return q->message_queue_stats().reader_waits > 0; }));
+  ASSERT_TRUE(eventually([&] { return message_queue_stats(*q).reader_waits > 0; }));
   ASSERT_EQ(number_of(*q->next()), 0);
   auto took = run_within(8s, "~Query with a full queue", [&] { q.reset(); });
   EXPECT_LT(took, 1s);

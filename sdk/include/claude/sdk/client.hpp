@@ -40,7 +40,6 @@
 // included) the reader does not stop, since the answer is behind the queued lines; nor while
 // `query`/`send_message`/a control call is writing (a CLI blocked on its stdout may not read its
 // stdin). The queue may then exceed the cap by what the CLI sends meanwhile.
-// `message_queue_stats()` shows it.
 #pragma once
 
 #include <chrono>
@@ -53,10 +52,9 @@
 #include <string_view>
 #include <vector>
 
-#include "claude/sdk/control_protocol.hpp"
 #include "claude/sdk/message.hpp"
-#include "claude/sdk/message_queue_stats.hpp"
 #include "claude/sdk/options.hpp"
+#include "claude/sdk/pending_control.hpp"
 #include "claude/sdk/transport.hpp"
 
 namespace claude::sdk {
@@ -64,6 +62,7 @@ namespace claude::sdk {
 namespace client {
 class Session;
 }
+struct MessageQueueStats;  // internal: the session's queue counters, for our tests and benchmarks
 
 // The answer to a control request that reports nothing but success; `raw` is the payload the CLI
 // sent (interrupt's `still_queued`, set_model's `model`, …), `{}` or null when it sent none.
@@ -170,8 +169,6 @@ class Client {
   std::optional<Message> receive_message();
   // The current turn's messages, one by one, up to and including its `result`.
   Turn receive_response();
-  // The unread-message queue's counters (thread-safe).
-  [[nodiscard]] MessageQueueStats message_queue_stats() const;
 
   // Control requests (docs/protocol.md §6); each waits for the CLI's answer and returns it typed.
   ControlAck interrupt();
@@ -194,6 +191,7 @@ class Client {
   void disconnect();
 
  private:
+  friend MessageQueueStats message_queue_stats(const Client& client);
   std::unique_ptr<client::Session> session_;
 };
 

@@ -32,7 +32,6 @@
 #include <vector>
 
 #include "claude/sdk/message.hpp"
-#include "claude/sdk/message_queue_stats.hpp"
 #include "claude/sdk/options.hpp"
 #include "claude/sdk/transport.hpp"
 
@@ -41,6 +40,7 @@ namespace claude::sdk {
 namespace client {
 class Session;
 }
+struct MessageQueueStats;  // internal: the session's queue counters, for our tests and benchmarks
 
 class Query {
  public:
@@ -53,10 +53,9 @@ class Query {
   std::optional<Message> next();
   // Every remaining message.
   std::vector<Message> collect();
-  // The unread-message queue's counters (thread-safe; all zero for a moved-from Query).
-  [[nodiscard]] MessageQueueStats message_queue_stats() const;
 
  private:
+  friend MessageQueueStats message_queue_stats(const Query& query);
   std::unique_ptr<client::Session> session_;
 };
 

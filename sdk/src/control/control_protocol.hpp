@@ -1,20 +1,13 @@
 // ControlProtocol: the control layer of a session (docs/protocol.md §5–§7), above a Transport.
 //
-// What it is: the engine that reads the CLI's stdout, parses each line into a `Message`, and
-//  - resolves our outbound requests: a pending-request table keyed by request_id
-//    (`req_<n>_<8 hex>`), each with its own timeout; late or unknown answers are dropped;
-//  - answers every inbound `control_request` exactly once, by the handler registered for its
-//    subtype: the handler's return value becomes the success payload; a throw becomes an error
-//    answer with the exception's text (a thrown `ControlError` keeps its `error_code`); a subtype
-//    with no handler gets `Unsupported control request subtype: X` / `unsupported_request`;
-//  - on an inbound `control_cancel_request` cancels that handler's `CancelToken` and sends no
-//    answer; `PendingControl::cancel()` withdraws one of ours with `control_cancel_request`;
-//  - passes every other message, in stdout order, to the listener.
-//
-// Structure: every protocol decision above is made by a pure state machine without threads,
-// locks or clocks (sdk/src/control/control_core.hpp: lines and time in, frames and events out).
-// This class is the thin driver around it: it reads the transport, feeds the core under one
-// mutex, writes the frames it hands back and delivers its events.
+// What it is: the thin threaded driver around ControlCore (control/control_core.hpp), which makes
+// every protocol decision (routing, request ids and timeouts, answering each inbound request once,
+// cancels, the end error) without threads, locks or clocks. This class reads the transport, feeds
+// the core under one mutex, writes the frames it hands back and delivers its events: messages to
+// the listener in stdout order, inbound requests to the handler registered for their subtype (its
+// return value is the success payload; a throw becomes an error answer with the exception's text,
+// a thrown `ControlError` keeps its `error_code`), cancels to the handler's `CancelToken`, and
+// outcomes to our `PendingControl`s.
 //
 // Threading model: one engine thread at a time reads and routes lines; at a control request it
 // runs the handler itself (no thread hop on the answer path). If the handler is still running
@@ -23,24 +16,17 @@
 // control requests of ours. The listener's callbacks run on an engine thread, in stdout order;
 // they must not call `stop()`. While `on_message` blocks, nothing is read (a listener may use
 // that for backpressure, if it never blocks while an answer it waits for is still unread).
-// `send_request`, `write`, `request` and `PendingControl::*` are thread-safe. Engine threads
+// `send_request`, `fail` and `PendingControl::*` are thread-safe. Engine threads
 // block SIGPIPE (a write to a closed pipe or socket from a handler fails with EPIPE instead of
 // killing the process).
 //
-// How it fails: a stdout line that starts with '{' but is not a valid frame, or a line over the
-// cap, ends the session for the consumer with `MessageParseError` (other stdout noise is passed
-// to `on_noise` and skipped); for a line passed to `on_unparsed`, when the listener calls fail().
-// When the stream ends, every pending request fails at once with the end error: `ResultError` (last
-// result was an error and the exit was non-zero), `ProcessError` (non-zero exit or signal), the
-// parse error, or `ConnectionError` on a clean end. A request that gets no answer in time fails
-// with `TimeoutError` (and a `control_cancel_request` is sent).
-//
-// What it costs: one parse per line (by the listener, for a line passed to `on_unparsed`); a few
-// byte compares more per line to choose; one map insert/erase per request; handler threads are kept
-// and reused for the session's life.
+// How it fails: as the core decides (a bad line or fail() ends the session with
+// `MessageParseError`; at the end every pending request fails with the end error; an unanswered
+// request with `TimeoutError`); stdout noise goes to `on_noise`.
+// What it costs: the core's (one parse per routed line, one map insert/erase per request); handler
+// threads are kept and reused for the session's life.
 #pragma once
 
-#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <exception>
@@ -54,6 +40,7 @@
 #include "claude/sdk/cancel_token.hpp"
 #include "claude/sdk/errors.hpp"
 #include "claude/sdk/message.hpp"
+#include "claude/sdk/pending_control.hpp"
 #include "claude/sdk/transport.hpp"
 
 namespace claude::sdk {
@@ -104,27 +91,6 @@ struct ControlListener {
   std::function<void()> on_handlers_idle = nullptr;
 };
 
-// One of our requests in flight.
-class PendingControl {
- public:
-  struct State;
-  explicit PendingControl(std::shared_ptr<State> state) : state_(std::move(state)) {}
-
-  [[nodiscard]] const std::string& request_id() const;
-  [[nodiscard]] const std::string& subtype() const;
-  // Blocks until the answer, the request's timeout, cancellation or the end of the session.
-  // Returns the success payload (`{}` when absent); throws ControlError, TimeoutError,
-  // CancelledError, ProcessError/ResultError or ConnectionError.
-  nlohmann::json wait();
-  // True once an outcome is known (wait() then returns at once).
-  [[nodiscard]] bool ready() const;
-  // Withdraws the request: sends control_cancel_request; wait() throws CancelledError.
-  void cancel();
-
- private:
-  std::shared_ptr<State> state_;
-};
-
 class ControlProtocol {
  public:
   struct Config {
@@ -148,21 +114,15 @@ class ControlProtocol {
   // `timeout` overrides Config::request_timeout (0 disables).
   PendingControl send_request(std::string_view subtype, nlohmann::json payload = {},
                               std::optional<std::chrono::milliseconds> timeout = std::nullopt);
-  // send_request(...).wait()
-  nlohmann::json request(std::string_view subtype, nlohmann::json payload = {},
-                         std::optional<std::chrono::milliseconds> timeout = std::nullopt);
   // Ends the session with `error` (a MessageParseError the listener found in a line passed to
   // `on_unparsed`): pending requests fail with it, `on_end` gets it unless the session had
   // already ended, and later lines are read and dropped. Thread-safe.
   void fail(const std::exception_ptr& error);
-  // Writes any frame (user messages); throws ConnectionError.
-  void write(std::string_view frame);
 
-  [[nodiscard]] bool ended() const;
-  // The session's end error, once ended (null for a clean end).
-  [[nodiscard]] std::exception_ptr end_error() const;
   // Inbound handlers running now; consumers pause inactivity timeouts while it is non-zero.
   [[nodiscard]] std::size_t inbound_in_flight() const;
+  // Our requests still awaiting their outcome (a reader must not stop reading while one does).
+  [[nodiscard]] std::size_t outbound_pending() const;
   // When the last stdout line arrived or the last inbound handler finished.
   [[nodiscard]] std::chrono::steady_clock::time_point last_activity() const;
 
