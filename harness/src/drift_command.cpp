@@ -21,7 +21,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kHelp =
+constexpr const char* kDriftHelp =
     R"(Usage: harness drift BASE_DIR CANDIDATE_DIR [--json FILE] [--markdown FILE]
        harness drift SET_DIR --real-cli PATH [--keep DIR] [--reverse] [--sdk cpp|ts]...
                      [--case NAME]... [--netns auto|required|off] [--json FILE] [--markdown FILE]
@@ -48,7 +48,7 @@ struct DriftOptions {
   bool reverse = false;
 };
 
-const base::CommandLineText kText{"harness drift", kHelp, kHelp};
+const base::CommandLineText kText{"harness drift", kDriftHelp, kDriftHelp};
 
 void declare(CLI::App& app, DriftOptions& o) {
   app.add_option("positionals", o.positionals);

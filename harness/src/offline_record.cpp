@@ -47,7 +47,7 @@ namespace fs = std::filesystem;
 
 constexpr const char* kFakeKey = "sk-ant-fake-offline-record-0000";
 
-constexpr const char* kHelp =
+constexpr const char* kOfflineRecordHelp =
     R"(Usage: harness record --offline --model-script FILE -o OUT [--model-log FILE]
                       [--real-cli PATH] [--netns auto|required|off] [--fresh-cwd] -- CMD...
 
@@ -569,7 +569,7 @@ int record_offline_command(const std::vector<std::string>& args, std::ostream& o
   app.add_option("--model-log", options.model_log);
   app.add_option("--real-cli", options.real_cli);
   app.add_option("--netns", netns);
-  const base::CommandLineText text{"harness record --offline", kHelp, kHelp};
+  const base::CommandLineText text{"harness record --offline", kOfflineRecordHelp, kOfflineRecordHelp};
   if (auto exit = base::parse_command_line(app, option_args, text, out, err)) return *exit;
   if (netns == "auto") {
     options.netns = NetnsMode::automatic;

@@ -26,9 +26,9 @@ namespace claude::harness {
 namespace {
 
 namespace fs = std::filesystem;
-using Json = nlohmann::json;
+using PlainJson = nlohmann::json;
 
-constexpr const char* kHelp =
+constexpr const char* kRecordedSetHelp =
     R"(Usage: harness record-set SET_DIR [-o OUT_DIR] [--real-cli PATH] [--sdk cpp|ts]...
                           [--case NAME]... [--netns auto|required|off] [--quiet|--verbose]
 
@@ -48,7 +48,7 @@ Exit status: 0 every recording made; 2 usage, bad set.json, no real CLI; 3 a rec
 
 const std::vector<std::string> kKnownSdks{"cpp", "ts"};
 
-std::optional<Json> read_json(const fs::path& file, std::string& why) {
+std::optional<PlainJson> read_json(const fs::path& file, std::string& why) {
   std::string error;
   const auto text = base::read_input_file(file, error, {base::kMaxConfigFileBytes});
   if (!text) {
@@ -56,8 +56,8 @@ std::optional<Json> read_json(const fs::path& file, std::string& why) {
     return std::nullopt;
   }
   try {
-    return Json::parse(*text);
-  } catch (const Json::parse_error& e) {
+    return PlainJson::parse(*text);
+  } catch (const PlainJson::parse_error& e) {
     // Turn the byte offset into a line number.
     const std::string& s = *text;
     const auto upto = std::min<std::size_t>(e.byte, s.size());
@@ -70,7 +70,7 @@ std::optional<Json> read_json(const fs::path& file, std::string& why) {
 }
 
 // Checks set.json; returns the reason it is bad.
-std::optional<std::string> validate_set(const Json& set, const fs::path& file,
+std::optional<std::string> validate_set(const PlainJson& set, const fs::path& file,
                                         const fs::path& set_dir) {
   const std::string where = file.string() + ": ";
   if (!set.is_object()) return where + "must be a JSON object";
@@ -83,7 +83,7 @@ std::optional<std::string> validate_set(const Json& set, const fs::path& file,
   static const std::regex name_re("[a-z0-9][a-z0-9._-]*");
   std::vector<std::string> names;
   for (std::size_t i = 0; i < set["cases"].size(); ++i) {
-    const Json& c = set["cases"][i];
+    const PlainJson& c = set["cases"][i];
     const std::string at = where + "cases[" + std::to_string(i) + "]: ";
     if (!c.is_object() || !c.contains("name") || !c["name"].is_string()) {
       return at + "needs a string \"name\"";
@@ -137,15 +137,15 @@ fs::path default_ts_driver() {
 }
 
 // The driver's NDJSON stdout as a JSON array, one observation per line in the file.
-std::optional<std::string> observations_array(const fs::path& ndjson, Json& array,
+std::optional<std::string> observations_array(const fs::path& ndjson, PlainJson& array,
                                               std::string& unsupported) {
   std::ifstream in(ndjson);
   if (!in) return ndjson.string() + ": cannot read the driver's observations";
-  array = Json::array();
+  array = PlainJson::array();
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
     if (line.empty()) continue;
-    Json obs = Json::parse(line, nullptr, false);
+    PlainJson obs = PlainJson::parse(line, nullptr, false);
     if (obs.is_discarded() || !obs.is_object()) {
       return ndjson.string() + ":" + std::to_string(number) + ": not a JSON observation";
     }
@@ -155,7 +155,7 @@ std::optional<std::string> observations_array(const fs::path& ndjson, Json& arra
   return std::nullopt;
 }
 
-void write_array_by_line(const Json& array, const fs::path& file) {
+void write_array_by_line(const PlainJson& array, const fs::path& file) {
   std::ofstream f(file, std::ios::trunc);
   f << "[\n";
   for (std::size_t i = 0; i < array.size(); ++i) {
@@ -168,7 +168,7 @@ std::optional<std::string> recording_cli_version(const fs::path& recording) {
   std::ifstream in(recording);
   std::string first;
   if (!std::getline(in, first)) return std::nullopt;
-  const Json header = Json::parse(first, nullptr, false);
+  const PlainJson header = PlainJson::parse(first, nullptr, false);
   if (!header.is_object() || !header.contains("cli_version") ||
       !header["cli_version"].is_string()) {
     return std::nullopt;
@@ -182,9 +182,9 @@ bool recorded_a_result(const fs::path& recording) {
   std::ifstream in(recording);
   for (std::string text; std::getline(in, text);) {
     if (text.find("\"dir\":\"out\"") == std::string::npos) continue;
-    const Json event = Json::parse(text, nullptr, false);
+    const PlainJson event = PlainJson::parse(text, nullptr, false);
     if (!event.is_object() || !event.contains("line") || !event["line"].is_string()) continue;
-    const Json line = Json::parse(event["line"].get<std::string>(), nullptr, false);
+    const PlainJson line = PlainJson::parse(event["line"].get<std::string>(), nullptr, false);
     if (line.is_object() && line.value("type", "") == "result") return true;
   }
   return false;
@@ -213,7 +213,7 @@ int record_set(const RecordSetOptions& options, std::ostream& out, std::ostream&
   for (const auto& name : options.cases) {
     const auto& cases = (*set)["cases"];
     if (std::none_of(cases.begin(), cases.end(),
-                     [&](const Json& c) { return c["name"] == name; })) {
+                     [&](const PlainJson& c) { return c["name"] == name; })) {
       err << "harness record-set: " << set_file.string() << " has no case '" << name << "'\n";
       return kExitUsage;
     }
@@ -248,9 +248,9 @@ int record_set(const RecordSetOptions& options, std::ostream& out, std::ostream&
   const fs::path ts_driver = options.ts_driver.empty() ? default_ts_driver() : options.ts_driver;
 
   // In place, set.json keeps every case; elsewhere it lists only the cases recorded there.
-  Json written = *set;
+  PlainJson written = *set;
   if (!in_place && !options.cases.empty()) {
-    Json selected = Json::array();
+    PlainJson selected = PlainJson::array();
     for (const auto& c : written["cases"]) {
       if (std::find(options.cases.begin(), options.cases.end(), c["name"]) != options.cases.end()) {
         selected.push_back(c);
@@ -299,7 +299,7 @@ int record_set(const RecordSetOptions& options, std::ostream& out, std::ostream&
     if (in_place) {
       for (const auto& s : c["sdks"]) listed.push_back(s);
     }
-    Json skipped = c.value("skipped", Json::object());
+    PlainJson skipped = c.value("skipped", PlainJson::object());
     for (const auto& sdk : sdks) {
       const fs::path recording = fs::absolute(case_out / (sdk + ".ndjson"));
       const fs::path observations = case_out / (sdk + ".observations.json");
@@ -326,7 +326,7 @@ int record_set(const RecordSetOptions& options, std::ostream& out, std::ostream&
       std::ostringstream run_out;
       const OfflineRecordResult r = record_offline(run, run_out, err);
       if (options.verbose) progress.print_above(run_out.str());
-      Json array;
+      PlainJson array;
       std::string unsupported;
       const auto bad_obs = observations_array(raw, array, unsupported);
       fs::remove(raw, ec);
@@ -410,7 +410,7 @@ int record_set_command(const std::vector<std::string>& args, std::ostream& out, 
   base::add_repeatable(app, "--sdk", options.sdks);
   base::add_repeatable(app, "--case", options.cases);
   app.add_option("--netns", options.netns);
-  const base::CommandLineText text{"harness record-set", kHelp, kHelp};
+  const base::CommandLineText text{"harness record-set", kRecordedSetHelp, kRecordedSetHelp};
   if (auto exit = base::parse_command_line(app, args, text, out, err)) return *exit;
   options.out_dir = out_dir;
   options.real_cli = real_cli;

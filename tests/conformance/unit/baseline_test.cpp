@@ -5,10 +5,10 @@
 namespace claude::conformance {
 namespace {
 
-const std::string kData = CONFORMANCE_TEST_DATA;
+const std::string kBaselineData = CONFORMANCE_TEST_DATA;
 
 TEST(Baseline, ReadsIdsWithTheirReasons) {
-  auto load = load_baseline(kData + "/baseline.txt");
+  auto load = load_baseline(kBaselineData + "/baseline.txt");
   ASSERT_TRUE(load.errors.empty());
   ASSERT_EQ(load.baseline->entries.size(), 2u);
   EXPECT_EQ(load.baseline->entries[0].id, "perm.allow");
@@ -17,7 +17,7 @@ TEST(Baseline, ReadsIdsWithTheirReasons) {
 }
 
 TEST(Baseline, FindsExactIdsAndPrefixes) {
-  auto baseline = *load_baseline(kData + "/baseline.txt").baseline;
+  auto baseline = *load_baseline(kBaselineData + "/baseline.txt").baseline;
   EXPECT_NE(baseline.find("perm.allow"), nullptr);
   EXPECT_EQ(baseline.find("perm.allow-more"), nullptr);
   EXPECT_NE(baseline.find("hooks.concurrent-pretooluse"), nullptr);
@@ -25,13 +25,13 @@ TEST(Baseline, FindsExactIdsAndPrefixes) {
 }
 
 TEST(Baseline, RejectsAMalformedIdWithFileAndLine) {
-  auto load = load_baseline(kData + "/bad-baseline.txt");
+  auto load = load_baseline(kBaselineData + "/bad-baseline.txt");
   ASSERT_EQ(load.errors.size(), 1u);
   EXPECT_NE(load.errors[0].find("bad-baseline.txt:2:"), std::string::npos);
 }
 
 TEST(Baseline, ReportsAMissingFile) {
-  auto load = load_baseline(kData + "/missing.txt");
+  auto load = load_baseline(kBaselineData + "/missing.txt");
   ASSERT_EQ(load.errors.size(), 1u);
   EXPECT_NE(load.errors[0].find("cannot read"), std::string::npos);
 }

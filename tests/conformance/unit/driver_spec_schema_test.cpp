@@ -11,7 +11,7 @@
 namespace claude::conformance {
 namespace {
 
-const std::string kData = CONFORMANCE_TEST_DATA;
+const std::string kDriverSpecSchemaData = CONFORMANCE_TEST_DATA;
 
 std::vector<std::string> problems(const char* spec) {
   return driver_spec_problems(Json::parse(spec));
@@ -77,13 +77,13 @@ TEST(DriverSpecSchema, EveryBundledConformanceCaseHasAValidSpec) {
 }
 
 TEST(CaseLoading, ABadDriverSpecIsReportedWithFileLineAndMember) {
-  auto load = load_case(kData + "/bad/bad-spec.ndjson");
+  auto load = load_case(kDriverSpecSchemaData + "/bad/bad-spec.ndjson");
   EXPECT_FALSE(load.conformance_case);
   EXPECT_EQ(
       joined(load.errors),
-      kData +
+      kDriverSpecSchemaData +
           "/bad/bad-spec.ndjson:2: driver spec /can_use_tool/0: a deny gives its \"message\"\n" +
-          kData + "/bad/bad-spec.ndjson:2: driver spec /hooks/0/when: unknown member\n");
+          kDriverSpecSchemaData + "/bad/bad-spec.ndjson:2: driver spec /hooks/0/when: unknown member\n");
 }
 
 TEST(JsonSchema, RefusesAKeywordItDoesNotImplement) {

@@ -5,10 +5,10 @@
 namespace claude::conformance {
 namespace {
 
-const std::string kData = std::string(CONFORMANCE_TEST_DATA) + "/run-order";
+const std::string kRunOrderData = std::string(CONFORMANCE_TEST_DATA) + "/run-order";
 
 ConformanceCase loaded(const std::string& file) {
-  auto load = load_case(kData + "/" + file);
+  auto load = load_case(kRunOrderData + "/" + file);
   EXPECT_TRUE(load.errors.empty()) << load.errors.front();
   return load.conformance_case.value_or(ConformanceCase{});
 }
@@ -33,7 +33,7 @@ TEST(RunOrder, EstimatesACaseWithoutWaitsAtZero) {
 }
 
 TEST(RunOrder, StartsTheLongestCaseOfASuiteFirst) {
-  auto suite = find_cases(kData);
+  auto suite = find_cases(kRunOrderData);
   ASSERT_TRUE(suite.errors.empty()) << suite.errors.front();
   ASSERT_EQ(suite.cases.size(), 3u);
   std::vector<std::string> ids;

@@ -7,12 +7,12 @@
 namespace claude::emulator {
 namespace {
 
-constexpr std::string_view kHeader =
+constexpr std::string_view kRecordingHeader =
     R"({"recording":1,"argv":["claude"],"env":{},"cwd":"/","cli":"claude","cli_version":"2.1.332","started_at":"2026-01-01T00:00:00Z"})"
     "\n";
 
 Scenario load_ok(std::string_view events) {
-  auto result = load_scenario_text(std::string(kHeader) + std::string(events), "rec.ndjson");
+  auto result = load_scenario_text(std::string(kRecordingHeader) + std::string(events), "rec.ndjson");
   EXPECT_TRUE(result.ok()) << (result.errors.empty() ? "" : result.errors.front().to_string());
   return result.ok() ? std::move(*result.scenario) : Scenario{};
 }
@@ -125,7 +125,7 @@ TEST(RecordingLoader, OutsideKillBecomesHangAndCrashBecomesKill) {
 }
 
 TEST(RecordingLoader, BadEventsNameTheirLine) {
-  auto result = load_scenario_text(std::string(kHeader) + R"({"t":1,"dir":"sideways","line":""})" +
+  auto result = load_scenario_text(std::string(kRecordingHeader) + R"({"t":1,"dir":"sideways","line":""})" +
                                        "\n" + R"({"t":1,"what":1})" + "\n",
                                    "rec.ndjson");
   ASSERT_EQ(result.errors.size(), 2u);
@@ -141,20 +141,20 @@ std::string first_error(std::string_view text) {
 }
 
 TEST(RecordingLoader, ExitMustBeFrom0To255) {
-  EXPECT_NE(first_error(std::string(kHeader) + R"({"t":1,"exit":99999})" + "\n")
+  EXPECT_NE(first_error(std::string(kRecordingHeader) + R"({"t":1,"exit":99999})" + "\n")
                 .find("rec.ndjson:2: \"exit\" must be an integer from 0 to 255, got 99999"),
             std::string::npos);
-  EXPECT_NE(first_error(std::string(kHeader) + R"({"t":1,"exit":-1})" + "\n").find("0 to 255"),
+  EXPECT_NE(first_error(std::string(kRecordingHeader) + R"({"t":1,"exit":-1})" + "\n").find("0 to 255"),
             std::string::npos);
-  EXPECT_EQ(first_error(std::string(kHeader) + R"({"t":1,"exit":255})" + "\n"), "");
+  EXPECT_EQ(first_error(std::string(kRecordingHeader) + R"({"t":1,"exit":255})" + "\n"), "");
 }
 
 TEST(RecordingLoader, TMustBeANonNegativeNumber) {
-  EXPECT_NE(first_error(std::string(kHeader) + R"({"t":-5,"eof":"in"})" + "\n")
+  EXPECT_NE(first_error(std::string(kRecordingHeader) + R"({"t":-5,"eof":"in"})" + "\n")
                 .find("rec.ndjson:2: \"t\" must be a non-negative number of seconds, got -5"),
             std::string::npos);
   EXPECT_NE(
-      first_error(std::string(kHeader) + R"({"t":"abc","eof":"in"})" + "\n").find("got \"abc\""),
+      first_error(std::string(kRecordingHeader) + R"({"t":"abc","eof":"in"})" + "\n").find("got \"abc\""),
       std::string::npos);
 }
 
@@ -190,7 +190,7 @@ TEST(RecordingLoader, OnlyATornLastLineIsDroppedAsTruncated) {
             std::string::npos)
       << *s.truncated;
   EXPECT_EQ(s.steps.size(), 1u);
-  EXPECT_NE(first_error(std::string(kHeader) + R"({"t":0.2,"dir":"out","li)" + "\n" +
+  EXPECT_NE(first_error(std::string(kRecordingHeader) + R"({"t":0.2,"dir":"out","li)" + "\n" +
                         R"({"t":0.3,"exit":0})" + "\n")
                 .find("rec.ndjson:2: invalid JSON"),
             std::string::npos);

@@ -5,13 +5,13 @@
 namespace claude::emulator {
 namespace {
 
-Json J(const char* text) {
+Json json_of(const char* text) {
   return Json::parse(text);
 }
 
 TEST(Substitute, WholeStringPlaceholderTakesTheBoundValueAndType) {
   Bindings b{{"n", 42}, {"id", "req_1"}};
-  EXPECT_EQ(substitute(J(R"({"a":"${n}","b":"${id}"})"), b), J(R"({"a":42,"b":"req_1"})"));
+  EXPECT_EQ(substitute(json_of(R"({"a":"${n}","b":"${id}"})"), b), json_of(R"({"a":42,"b":"req_1"})"));
 }
 
 TEST(Substitute, PlaceholderInsideTextIsInterpolated) {
@@ -20,8 +20,8 @@ TEST(Substitute, PlaceholderInsideTextIsInterpolated) {
 }
 
 TEST(Substitute, VarObjectIsReplaced) {
-  Bindings b{{"tool", J(R"({"x":1})")}};
-  EXPECT_EQ(substitute(J(R"({"input":{"$var":"tool"}})"), b), J(R"({"input":{"x":1}})"));
+  Bindings b{{"tool", json_of(R"({"x":1})")}};
+  EXPECT_EQ(substitute(json_of(R"({"input":{"$var":"tool"}})"), b), json_of(R"({"input":{"x":1}})"));
 }
 
 TEST(Substitute, UnboundNamesAreReportedAndLeftInPlace) {
@@ -31,12 +31,12 @@ TEST(Substitute, UnboundNamesAreReportedAndLeftInPlace) {
 }
 
 TEST(Substitute, KeyOrderOfTheMessageIsKept) {
-  const Json out = substitute(J(R"({"type":"x","a":1,"b":2})"), Bindings{});
+  const Json out = substitute(json_of(R"({"type":"x","a":1,"b":2})"), Bindings{});
   EXPECT_EQ(dump_json(out), R"({"type":"x","a":1,"b":2})");
 }
 
 TEST(Substitute, ReferencedVariablesFindsBothForms) {
-  auto names = referenced_variables(J(R"({"a":"${x} and ${y}","b":{"$var":"z"}})"));
+  auto names = referenced_variables(json_of(R"({"a":"${x} and ${y}","b":{"$var":"z"}})"));
   EXPECT_EQ(names, (std::vector<std::string>{"x", "y", "z"}));
 }
 

@@ -7,12 +7,12 @@
 namespace claude::model_stub {
 namespace {
 
-std::string data_path(const std::string& name) {
+std::string script_path(const std::string& name) {
   return std::string(CLAUDE_HARNESS_SOURCE_DIR_FOR_TESTS) + "/tests/data/model_stub/" + name;
 }
 
 ScriptedModel model_from(const std::string& name) {
-  return ScriptedModel(load_model_script(data_path(name)));
+  return ScriptedModel(load_model_script(script_path(name)));
 }
 
 Json user_prompt(const std::string& text) {
