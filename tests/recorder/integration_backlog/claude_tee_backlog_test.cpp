@@ -6,7 +6,7 @@
 #include <thread>
 #include <vector>
 
-#include "claude/test_support/command.hpp"
+#include "claude/test_support/claude_tee.hpp"
 #include "claude/test_support/recording_reader.hpp"
 #include "claude/test_support/temp_dir.hpp"
 
@@ -36,13 +36,8 @@ TeeRun run_cat_through_tee(const std::filesystem::path& recording, const std::st
   int in[2], out[2];
   EXPECT_EQ(::pipe2(in, O_CLOEXEC), 0);
   EXPECT_EQ(::pipe2(out, O_CLOEXEC), 0);
-  Command tee;
-  tee.program = CLAUDE_TEE_PATH;
-  tee.unset_env = {"CLAUDE_TEE_*"};
-  tee.env = {{"CLAUDE_TEE_REAL_CLI", "/bin/cat"},
-             {"CLAUDE_TEE_OUT", recording.string()},
-             {"CLAUDE_TEE_CLI_VERSION", "test"}};
-  const pid_t pid = start(tee, {base::ChildFd::dup(in[0], 0), base::ChildFd::dup(out[1], 1)});
+  const pid_t pid = start(claude_tee_command(CLAUDE_TEE_PATH, "/bin/cat", recording),
+                          {base::ChildFd::dup(in[0], 0), base::ChildFd::dup(out[1], 1)});
   ::close(in[0]);
   ::close(out[1]);
   std::thread writer([fd = in[1], &input] {

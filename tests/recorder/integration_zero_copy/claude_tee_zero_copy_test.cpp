@@ -14,7 +14,7 @@
 #include <thread>
 #include <vector>
 
-#include "claude/test_support/command.hpp"
+#include "claude/test_support/claude_tee.hpp"
 #include "claude/test_support/recording_reader.hpp"
 #include "claude/test_support/temp_dir.hpp"
 
@@ -45,20 +45,10 @@ std::string tagged_chunk(std::size_t chunk, std::size_t bytes, std::size_t line_
   return out;
 }
 
-// claude-tee with /bin/cat as the CLI, recording to `recording`, none of our CLAUDE_TEE_*.
-Command tee_command(const std::filesystem::path& recording) {
-  Command command;
-  command.program = CLAUDE_TEE_PATH;
-  command.unset_env = {"CLAUDE_TEE_*"};
-  command.env = {{"CLAUDE_TEE_REAL_CLI", "/bin/cat"},
-                 {"CLAUDE_TEE_OUT", recording.string()},
-                 {"CLAUDE_TEE_CLI_VERSION", "test"}};
-  return command;
-}
-
-// Starts claude-tee with `in` as its stdin and `out` as its stdout.
+// Starts claude-tee over /bin/cat with `in` as its stdin and `out` as its stdout.
 pid_t start_tee(const std::filesystem::path& recording, int in, int out) {
-  return start(tee_command(recording), {base::ChildFd::dup(in, 0), base::ChildFd::dup(out, 1)});
+  return start(claude_tee_command(CLAUDE_TEE_PATH, "/bin/cat", recording),
+               {base::ChildFd::dup(in, 0), base::ChildFd::dup(out, 1)});
 }
 
 int exit_code_of(pid_t pid) {
