@@ -16,8 +16,8 @@
 #include <string>
 
 #include "claude/sdk/query.hpp"
-#include "claude/sdk/subprocess_transport.hpp"
 #include "process/argv_builder.hpp"
+#include "process/subprocess_transport.hpp"
 
 namespace {
 

@@ -12,10 +12,10 @@
 #include "claude/base/json.hpp"
 #include "claude/base/line_buffer.hpp"
 #include "claude/emulator/engine.hpp"
-#include "claude/sdk/in_memory_transport.hpp"
 #include "driver_run.hpp"
 #include "driver_spec.hpp"
 #include "observation_log.hpp"
+#include "transport/in_memory_transport.hpp"
 
 namespace claude::fuzzing {
 namespace {

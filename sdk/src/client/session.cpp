@@ -3,11 +3,11 @@
 #include <algorithm>
 
 #include "api/callback_answers.hpp"
-#include "claude/sdk/subprocess_transport.hpp"
 #include "messages/frame_writer.hpp"
 #include "messages/parse_inbound.hpp"
 #include "process/argv_builder.hpp"
 #include "process/cli_discovery.hpp"
+#include "process/subprocess_transport.hpp"
 
 namespace claude::sdk::client {
 

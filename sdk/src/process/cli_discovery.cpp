@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "claude/sdk/errors.hpp"
-#include "claude/sdk/subprocess_transport.hpp"
 #include "process/argv_builder.hpp"
+#include "process/subprocess_transport.hpp"
 
 namespace claude::sdk {
 namespace {

@@ -1,4 +1,4 @@
-#include "claude/sdk/subprocess_transport.hpp"
+#include "process/subprocess_transport.hpp"
 
 #include <fcntl.h>
 #include <poll.h>

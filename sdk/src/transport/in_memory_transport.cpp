@@ -1,4 +1,4 @@
-#include "claude/sdk/in_memory_transport.hpp"
+#include "transport/in_memory_transport.hpp"
 
 namespace claude::sdk {
 

@@ -19,7 +19,7 @@
 #include "claude/sdk/errors.hpp"
 #include "claude/sdk/options.hpp"
 #include "claude/sdk/query.hpp"
-#include "spawned_process.hpp"
+#include "claude/test_support/run.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -189,7 +189,7 @@ TEST_P(BadInput, EndsWithDocumentedErrorAndNoCrash) {
     run_sdk(row);
     return;
   }
-  claude::testing::SpawnRequest request;
+  claude::test_support::SpawnRequest request;
   request.program = executable(entry);
   ASSERT_FALSE(request.program.empty()) << "unknown entry " << entry;
   for (const auto& arg : row.value("args", json::array()))
@@ -204,7 +204,7 @@ TEST_P(BadInput, EndsWithDocumentedErrorAndNoCrash) {
                                     : source_dir() / "tests/bad_input/data";
   request.timeout = std::chrono::seconds(row.value("timeout_s", 30));
 
-  const auto result = claude::testing::run_to_completion(request);
+  const auto result = claude::test_support::run_to_completion(request);
   ASSERT_FALSE(result.timed_out) << "hung; stderr so far:\n" << result.err.substr(0, 4000);
   ASSERT_FALSE(result.signaled) << "crashed: " << result.describe() << "\n"
                                 << result.err.substr(0, 4000);

@@ -16,7 +16,8 @@
 #include <sstream>
 #include <string>
 
-#include "spawned_process.hpp"
+#include "claude/test_support/run.hpp"
+#include "claude/test_support/temp_dir.hpp"
 
 namespace fs = std::filesystem;
 
@@ -64,9 +65,9 @@ RecordedOut recorded_out(const fs::path& recording) {
   return result;
 }
 
-claude::testing::SpawnResult tee_session(const fs::path& cli, const fs::path& recording,
-                                         std::map<std::string, std::string> env) {
-  claude::testing::SpawnRequest run;
+claude::test_support::SpawnResult tee_session(const fs::path& cli, const fs::path& recording,
+                                              std::map<std::string, std::string> env) {
+  claude::test_support::SpawnRequest run;
   run.program = CLAUDE_TEE_PATH;
   run.args = {"--print", "hi"};
   env["CLAUDE_TEE_REAL_CLI"] = cli.string();
@@ -74,27 +75,21 @@ claude::testing::SpawnResult tee_session(const fs::path& cli, const fs::path& re
   env["CLAUDE_TEE_CLI_VERSION"] = "1.0.0";
   run.env = std::move(env);
   run.timeout = std::chrono::milliseconds(120000);
-  return claude::testing::run_to_completion(run);
+  return claude::test_support::run_to_completion(run);
 }
 
 class RecordingFaults : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/recording-faults-XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  static claude::testing::SpawnResult harness(const std::vector<std::string>& args) {
-    claude::testing::SpawnRequest run;
+  static claude::test_support::SpawnResult harness(const std::vector<std::string>& args) {
+    claude::test_support::SpawnRequest run;
     run.program = HARNESS_PATH;
     run.args = args;
     run.unset_env = {"CI"};
-    return claude::testing::run_to_completion(run);
+    return claude::test_support::run_to_completion(run);
   }
 
-  fs::path dir_;
+  claude::test_support::TempDir temp_{"recording-faults"};
+  const fs::path dir_ = temp_.path();
 };
 
 TEST_F(RecordingFaults, HarnessRecordExitsThreeAndWritesNoFileWhenTheRecorderIsKilled) {
@@ -142,11 +137,11 @@ TEST_F(RecordingFaults, HarnessRecordOnAFullDiskExitsThreeAndWritesNoFile) {
 TEST_F(RecordingFaults, ReplayOfACutRecordingFailsSayingItIsTruncated) {
   for (const char* name : {"cut.ndjson", "torn.ndjson"}) {
     const fs::path report = dir_ / (std::string(name) + ".report.json");
-    claude::testing::SpawnRequest run;
+    claude::test_support::SpawnRequest run;
     run.program = FAKE_CLAUDE_PATH;
     run.args = {"--scenario", (kData / name).string(), "--print", "hi"};
     run.env = {{"FAKE_CLAUDE_REPORT", report.string()}};
-    const auto result = claude::testing::run_to_completion(run);
+    const auto result = claude::test_support::run_to_completion(run);
     EXPECT_NE(result.exit_code, 0) << name << " " << result.describe() << result.err;
     EXPECT_NE(result.err.find("truncated recording"), std::string::npos) << name << result.err;
     const std::string json = read_file(report);

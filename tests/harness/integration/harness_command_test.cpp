@@ -1,16 +1,14 @@
 // The harness executable end to end: replay, record, run --cassette, convert, lint and diff
 // around a shell script that plays a minimal SDK (tests/harness/data/sdk_session.sh).
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
 
-extern char** environ;
+#include "claude/test_support/run.hpp"
+#include "claude/test_support/temp_dir.hpp"
 
 namespace {
 
@@ -29,56 +27,25 @@ std::string slurp(const fs::path& p) {
 
 class HarnessCommandTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/harness-test-XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   // Runs harness with `args`; `env` entries are added to (or replace) this process's environment.
   HarnessRun harness(const std::vector<std::string>& args,
                      const std::map<std::string, std::string>& env = {}) {
     return spawn(HARNESS_PATH, args, env);
   }
 
-  // Runs `program` with stdin from /dev/null and stdout/stderr captured byte for byte.
+  // Runs `program` with stdin at EOF and stdout/stderr captured byte for byte (in files: the
+  // SDK scripts' children may outlive the harness with its descriptors).
   HarnessRun spawn(const std::string& program, const std::vector<std::string>& args,
                    const std::map<std::string, std::string>& env = {}) {
-    std::map<std::string, std::string> merged;
-    for (char** e = environ; *e != nullptr; ++e) {
-      const std::string s = *e;
-      merged[s.substr(0, s.find('='))] = s.substr(s.find('=') + 1);
-    }
-    merged.erase("CI");
-    for (const auto& [k, v] : env) merged[k] = v;
-    std::vector<std::string> env_strings, argv{program};
-    for (const auto& [k, v] : merged) env_strings.push_back(k + "=" + v);
-    argv.insert(argv.end(), args.begin(), args.end());
-    std::vector<char*> c_argv, c_env;
-    for (auto& s : argv) c_argv.push_back(s.data());
-    c_argv.push_back(nullptr);
-    for (auto& s : env_strings) c_env.push_back(s.data());
-    c_env.push_back(nullptr);
-    const auto out_file = dir_ / "harness.out", err_file = dir_ / "harness.err";
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 1, out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                     0600);
-    posix_spawn_file_actions_addopen(&actions, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                     0600);
-    pid_t pid;
-    HarnessRun run;
-    if (::posix_spawn(&pid, program.c_str(), &actions, nullptr, c_argv.data(), c_env.data()) == 0) {
-      int status = 0;
-      ::waitpid(pid, &status, 0);
-      run.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    }
-    posix_spawn_file_actions_destroy(&actions);
-    run.out = slurp(out_file);
-    run.err = slurp(err_file);
-    return run;
+    claude::test_support::SpawnRequest request;
+    request.program = program;
+    request.args = args;
+    request.unset_env = {"CI"};
+    request.env = env;
+    request.output_dir = dir_;
+    request.timeout = std::chrono::minutes(10);
+    const auto result = claude::test_support::run_to_completion(request);
+    return {result.status_code(), result.out, result.err};
   }
 
   static std::string sdk() { return HARNESS_TEST_DATA_DIR "/sdk_session.sh"; }
@@ -90,7 +57,8 @@ class HarnessCommandTest : public ::testing::Test {
                    {{"FAKE_CLAUDE_SCENARIO", basic_turn()}});
   }
 
-  fs::path dir_;
+  claude::test_support::TempDir temp_{"harness-test"};
+  const fs::path dir_ = temp_.path();
 };
 
 TEST_F(HarnessCommandTest, ReplayPassesWhenTheSdkFollowsTheScenario) {

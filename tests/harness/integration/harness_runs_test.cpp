@@ -14,7 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "../../bad_input/runner/spawned_process.hpp"
+#include "claude/test_support/run.hpp"
+#include "claude/test_support/temp_dir.hpp"
 
 extern char** environ;
 
@@ -40,17 +41,10 @@ std::string read_all(const fs::path& path) {
 
 class HarnessRunsTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/harness-runs-test-XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   // harness ARGS with stdin /dev/null, stdout and stderr kept; `extra_env` is added.
   Outcome harness(const std::vector<std::string>& args,
                   const std::vector<std::string>& extra_env = {}) {
-    claude::testing::SpawnRequest request;
+    claude::test_support::SpawnRequest request;
     request.program = HARNESS_PATH;
     request.args = args;
     request.timeout = std::chrono::minutes(2);
@@ -59,7 +53,7 @@ class HarnessRunsTest : public ::testing::Test {
       request.env[assignment.substr(0, eq)] = assignment.substr(eq + 1);
     }
     const auto start = std::chrono::steady_clock::now();
-    const auto result = claude::testing::run_to_completion(request);
+    const auto result = claude::test_support::run_to_completion(request);
     Outcome outcome;
     outcome.seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -69,7 +63,8 @@ class HarnessRunsTest : public ::testing::Test {
     return outcome;
   }
 
-  fs::path dir_;
+  claude::test_support::TempDir temp_{"harness-runs-test"};
+  const fs::path dir_ = temp_.path();
 };
 
 TEST_F(HarnessRunsTest, AClientThatExitsOnResultGetsItsVerdictTwentyTimesOutOfTwenty) {

@@ -18,10 +18,12 @@
 #include <thread>
 #include <vector>
 
-#include "child_process.hpp"
+#include "claude/test_support/child_process.hpp"
 
 namespace claude::model_stub::testing {
 namespace {
+
+using test_support::ChildProcess;
 
 namespace asio = boost::asio;
 namespace http = boost::beast::http;

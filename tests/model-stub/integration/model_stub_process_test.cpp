@@ -13,10 +13,12 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "child_process.hpp"
+#include "claude/test_support/child_process.hpp"
 
 namespace claude::model_stub::testing {
 namespace {
+
+using test_support::ChildProcess;
 
 namespace asio = boost::asio;
 namespace http = boost::beast::http;
@@ -191,7 +193,7 @@ TEST(ModelStubProcess, LogsEveryRequestWithTheKeyRedacted) {
     Connection connection(stub.port);
     connection.send(http::verb::post, "/v1/messages?beta=true", prompt_body("hello"));
     connection.send(http::verb::get, "/v1/models", "");
-    EXPECT_EQ(stub.process->stop(SIGTERM), 0);
+    EXPECT_EQ(stub.process->stop(SIGTERM).status_code(), 0);
   }
   std::ifstream in(log);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -212,7 +214,7 @@ TEST(ModelStubProcess, LogsEveryRequestWithTheKeyRedacted) {
 
 TEST(ModelStubProcess, BadScriptExitsTwoNamingFileAndLine) {
   ChildProcess stub({MODEL_STUB_PATH, "--script", data_path("bad/unknown_key.ndjson")});
-  EXPECT_EQ(stub.wait(), 2);
+  EXPECT_EQ(stub.wait().status_code(), 2);
   EXPECT_NE(stub.read_stderr().find("unknown_key.ndjson:3: unknown key \"user_txt\""),
             std::string::npos);
   EXPECT_FALSE(stub.read_stdout_line(1s).has_value());
@@ -220,19 +222,19 @@ TEST(ModelStubProcess, BadScriptExitsTwoNamingFileAndLine) {
 
 TEST(ModelStubProcess, CheckValidatesWithoutListening) {
   ChildProcess ok({MODEL_STUB_PATH, "--check", "--script", data_path("faults.ndjson")});
-  EXPECT_EQ(ok.wait(), 0);
+  EXPECT_EQ(ok.wait().status_code(), 0);
   EXPECT_NE(ok.read_stdout_line(1s).value_or("").find("7 rules, ok"), std::string::npos);
 }
 
 TEST(ModelStubProcess, MissingScriptFlagIsAUsageError) {
   ChildProcess stub({MODEL_STUB_PATH, "--port", "0"});
-  EXPECT_EQ(stub.wait(), 2);
+  EXPECT_EQ(stub.wait().status_code(), 2);
   EXPECT_NE(stub.read_stderr().find("--script FILE is required"), std::string::npos);
 }
 
 TEST(ModelStubProcess, StopsCleanlyOnSigterm) {
   RunningStub stub("plain_text.ndjson");
-  EXPECT_EQ(stub.process->stop(SIGTERM), 0);
+  EXPECT_EQ(stub.process->stop(SIGTERM).status_code(), 0);
 }
 
 }  // namespace

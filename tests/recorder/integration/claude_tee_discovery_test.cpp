@@ -3,11 +3,14 @@
 
 #include <fstream>
 
-#include "child_process.hpp"
-#include "recording_reader.hpp"
+#include "claude/test_support/child_process.hpp"
+#include "claude/test_support/recording_reader.hpp"
+#include "claude/test_support/temp_dir.hpp"
 
 namespace claude::recorder::testing {
 namespace {
+
+using namespace claude::test_support;
 
 std::filesystem::path fake_cli_with_version() {
   return std::filesystem::path(RECORDER_TEST_DATA_DIR) / "fake_cli_with_version.sh";

@@ -5,11 +5,14 @@
 
 #include <thread>
 
-#include "child_process.hpp"
-#include "recording_reader.hpp"
+#include "claude/test_support/child_process.hpp"
+#include "claude/test_support/recording_reader.hpp"
+#include "claude/test_support/temp_dir.hpp"
 
 namespace claude::recorder::testing {
 namespace {
+
+using namespace claude::test_support;
 
 using namespace std::chrono_literals;
 

@@ -2,11 +2,14 @@
 // the forwarded bytes keep it.
 #include <gtest/gtest.h>
 
-#include "child_process.hpp"
-#include "recording_reader.hpp"
+#include "claude/test_support/child_process.hpp"
+#include "claude/test_support/recording_reader.hpp"
+#include "claude/test_support/temp_dir.hpp"
 
 namespace claude::recorder::testing {
 namespace {
+
+using namespace claude::test_support;
 
 // Obviously fake values.
 constexpr const char* kApiKey = "sk-ant-api03-FAKEfakeFAKEfake_0123456789-test";

@@ -1,19 +1,19 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <string>
 #include <thread>
 #include <vector>
 
-#include "recording_reader.hpp"
-
-extern char** environ;
+#include "claude/test_support/claude_tee.hpp"
+#include "claude/test_support/recording_reader.hpp"
+#include "claude/test_support/temp_dir.hpp"
 
 namespace claude::recorder::testing {
 namespace {
+
+using namespace claude::test_support;
 
 // 32 MiB of NDJSON-like lines: twice the queue's 16 MiB memory bound, written by the test as
 // fast as claude-tee takes it, so the recorder thread cannot keep up.
@@ -36,24 +36,8 @@ TeeRun run_cat_through_tee(const std::filesystem::path& recording, const std::st
   int in[2], out[2];
   EXPECT_EQ(::pipe2(in, O_CLOEXEC), 0);
   EXPECT_EQ(::pipe2(out, O_CLOEXEC), 0);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, in[0], 0);
-  posix_spawn_file_actions_adddup2(&actions, out[1], 1);
-  std::vector<std::string> env{"CLAUDE_TEE_REAL_CLI=/bin/cat",
-                               "CLAUDE_TEE_OUT=" + recording.string(),
-                               "CLAUDE_TEE_CLI_VERSION=test"};
-  for (char** e = environ; *e != nullptr; ++e) {
-    if (!std::string_view(*e).starts_with("CLAUDE_TEE_")) env.emplace_back(*e);
-  }
-  std::vector<char*> c_env;
-  for (auto& s : env) c_env.push_back(s.data());
-  c_env.push_back(nullptr);
-  std::string tee = CLAUDE_TEE_PATH;
-  char* argv[] = {tee.data(), nullptr};
-  pid_t pid = -1;
-  EXPECT_EQ(::posix_spawn(&pid, tee.c_str(), &actions, nullptr, argv, c_env.data()), 0);
-  posix_spawn_file_actions_destroy(&actions);
+  const pid_t pid = start(claude_tee_command(CLAUDE_TEE_PATH, "/bin/cat", recording),
+                          {base::ChildFd::dup(in[0], 0), base::ChildFd::dup(out[1], 1)});
   ::close(in[0]);
   ::close(out[1]);
   std::thread writer([fd = in[1], &input] {
@@ -74,9 +58,8 @@ TeeRun run_cat_through_tee(const std::filesystem::path& recording, const std::st
   }
   ::close(out[0]);
   writer.join();
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  const auto status = base::wait_exit(pid);
+  run.exit_code = status.signaled ? -1 : status.value;
   return run;
 }
 

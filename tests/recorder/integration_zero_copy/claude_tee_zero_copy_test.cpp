@@ -4,8 +4,6 @@
 // pump, and check what the SDK side receives against what the recording holds.
 #include <fcntl.h>
 #include <gtest/gtest.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -16,12 +14,14 @@
 #include <thread>
 #include <vector>
 
-#include "recording_reader.hpp"
-
-extern char** environ;
+#include "claude/test_support/claude_tee.hpp"
+#include "claude/test_support/recording_reader.hpp"
+#include "claude/test_support/temp_dir.hpp"
 
 namespace claude::recorder::testing {
 namespace {
+
+using namespace claude::test_support;
 
 using namespace std::chrono_literals;
 
@@ -45,39 +45,15 @@ std::string tagged_chunk(std::size_t chunk, std::size_t bytes, std::size_t line_
   return out;
 }
 
-std::vector<std::string> tee_environment(const std::filesystem::path& recording) {
-  std::vector<std::string> env{"CLAUDE_TEE_REAL_CLI=/bin/cat",
-                               "CLAUDE_TEE_OUT=" + recording.string(),
-                               "CLAUDE_TEE_CLI_VERSION=test"};
-  for (char** e = environ; *e != nullptr; ++e) {
-    if (!std::string_view(*e).starts_with("CLAUDE_TEE_")) env.emplace_back(*e);
-  }
-  return env;
-}
-
-// Starts claude-tee with `in` as its stdin and `out` as its stdout.
+// Starts claude-tee over /bin/cat with `in` as its stdin and `out` as its stdout.
 pid_t start_tee(const std::filesystem::path& recording, int in, int out) {
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, in, 0);
-  posix_spawn_file_actions_adddup2(&actions, out, 1);
-  auto env = tee_environment(recording);
-  std::vector<char*> c_env;
-  for (auto& s : env) c_env.push_back(s.data());
-  c_env.push_back(nullptr);
-  std::string tee = CLAUDE_TEE_PATH;
-  char* argv[] = {tee.data(), nullptr};
-  pid_t pid = -1;
-  EXPECT_EQ(::posix_spawn(&pid, tee.c_str(), &actions, nullptr, argv, c_env.data()), 0);
-  posix_spawn_file_actions_destroy(&actions);
-  return pid;
+  return start(claude_tee_command(CLAUDE_TEE_PATH, "/bin/cat", recording),
+               {base::ChildFd::dup(in, 0), base::ChildFd::dup(out, 1)});
 }
 
 int exit_code_of(pid_t pid) {
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  const auto status = base::wait_exit(pid);
+  return status.signaled ? -1 : status.value;
 }
 
 bool write_all(int fd, std::string_view bytes) {

@@ -5,15 +5,14 @@
 
 #include <fstream>
 
+#include "claude/test_support/temp_dir.hpp"
+
 namespace claude::recorder {
 namespace {
 
 class RecorderRealCliLocatorTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    char tmpl[] = "/tmp/real-cli-locator-test-XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
     std::filesystem::create_directories(dir_ / "tee-bin");
     std::filesystem::create_directories(dir_ / "real-bin");
     make_executable(dir_ / "claude-tee");
@@ -21,14 +20,14 @@ class RecorderRealCliLocatorTest : public ::testing::Test {
     std::filesystem::create_symlink(dir_ / "claude-tee", dir_ / "tee-bin/claude");
     search_.self = *file_identity(dir_ / "claude-tee");
   }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
 
   static void make_executable(const std::filesystem::path& p) {
     std::ofstream(p) << "#!/bin/sh\n";
     ::chmod(p.c_str(), 0755);
   }
 
-  std::filesystem::path dir_;
+  test_support::TempDir temp_{"real-cli-locator-test"};
+  const std::filesystem::path dir_ = temp_.path();
   RealCliSearch search_;
 };
 

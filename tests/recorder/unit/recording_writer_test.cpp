@@ -8,18 +8,13 @@
 #include <fstream>
 #include <sstream>
 
+#include "claude/test_support/temp_dir.hpp"
+
 namespace claude::recorder {
 namespace {
 
 class RecorderRecordingWriterTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/recording-writer-test-XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
   static std::string read(const std::filesystem::path& p) {
     std::ifstream in(p, std::ios::binary);
     std::stringstream ss;
@@ -27,7 +22,8 @@ class RecorderRecordingWriterTest : public ::testing::Test {
     return ss.str();
   }
 
-  std::filesystem::path dir_;
+  test_support::TempDir temp_{"recording-writer-test"};
+  const std::filesystem::path dir_ = temp_.path();
 };
 
 TEST_F(RecorderRecordingWriterTest, CreatesTheFileWithOwnerOnlyPermissions) {

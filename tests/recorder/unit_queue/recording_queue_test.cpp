@@ -1,7 +1,6 @@
 #include "claude/recorder/recording_queue.hpp"
 
 #include <gtest/gtest.h>
-#include <stdlib.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -10,6 +9,8 @@
 #include <filesystem>
 #include <string>
 #include <thread>
+
+#include "claude/test_support/temp_dir.hpp"
 
 namespace claude::recorder {
 namespace {
@@ -34,18 +35,7 @@ std::string loaded_bytes(RecordingQueue& queue, RecordedChunk& chunk) {
   return std::string(chunk.bytes());
 }
 
-class TempDir {
- public:
-  TempDir() {
-    char tmpl[] = "/tmp/recording-queue-test-XXXXXX";
-    path_ = ::mkdtemp(tmpl);
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
+using test_support::TempDir;
 
 TEST(RecordingQueue, KeepsPushOrderAcrossStreams) {
   RecordingQueue queue(no_linger(1 << 20));

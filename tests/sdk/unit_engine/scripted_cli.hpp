@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "claude/sdk/in_memory_transport.hpp"
+#include "transport/in_memory_transport.hpp"
 
 namespace claude::sdk::testing {
 

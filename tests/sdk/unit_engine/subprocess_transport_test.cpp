@@ -1,6 +1,6 @@
 // SubprocessTransport against /bin/sh playing a CLI: pipes, environment, working directory,
 // stderr, exit status, and teardown escalation without zombies.
-#include "claude/sdk/subprocess_transport.hpp"
+#include "process/subprocess_transport.hpp"
 
 #include <gtest/gtest.h>
 #include <signal.h>

@@ -18,7 +18,7 @@
 #include "claude/sdk/errors.hpp"
 #include "claude/sdk/options.hpp"
 #include "claude/sdk/query.hpp"
-#include "spawned_process.hpp"
+#include "claude/test_support/run.hpp"
 
 namespace fs = std::filesystem;
 
@@ -88,7 +88,7 @@ unsigned mode_of(const fs::path& path) {
 
 TEST(NoShell, ClaudeTePassesHostileArgvToTheCliLiterally) {
   TempDir dir;
-  claude::testing::SpawnRequest run;
+  claude::test_support::SpawnRequest run;
   run.program = CLAUDE_TEE_PATH;
   run.args = kHostileArgs;
   run.cwd = dir.path();
@@ -96,7 +96,7 @@ TEST(NoShell, ClaudeTePassesHostileArgvToTheCliLiterally) {
              {"CLAUDE_TEE_OUT", (dir.path() / "rec.ndjson").string()},
              {"CLAUDE_TEE_CLI_VERSION", "1.0.0"},
              {"ARGV_ECHO_OUT", (dir.path() / "argv.txt").string()}};
-  const auto result = claude::testing::run_to_completion(run);
+  const auto result = claude::test_support::run_to_completion(run);
   ASSERT_FALSE(result.signaled || result.timed_out) << result.describe();
   EXPECT_EQ(result.exit_code, 1) << "claude-tee passes the CLI's exit code through";
   EXPECT_EQ(echoed_args(dir.path() / "argv.txt"), kHostileArgs);
@@ -109,14 +109,14 @@ TEST(NoShell, ClaudeTePassesHostileArgvToTheCliLiterally) {
 
 TEST(NoShell, HarnessReplayPassesHostileArgvToTheCommandLiterally) {
   TempDir dir;
-  claude::testing::SpawnRequest run;
+  claude::test_support::SpawnRequest run;
   run.program = HARNESS_PATH;
   run.args = {"replay", (source_dir() / "scenarios/verbs/basic-turn.ndjson").string(), "--",
               ARGV_ECHO_PATH};
   run.args.insert(run.args.end(), kHostileArgs.begin(), kHostileArgs.end());
   run.cwd = dir.path();
   run.env = {{"ARGV_ECHO_OUT", (dir.path() / "argv.txt").string()}};
-  const auto result = claude::testing::run_to_completion(run);
+  const auto result = claude::test_support::run_to_completion(run);
   ASSERT_FALSE(result.signaled || result.timed_out) << result.describe();
   EXPECT_EQ(result.exit_code, 3) << "the command ran but never started claude\n" << result.err;
   EXPECT_EQ(echoed_args(dir.path() / "argv.txt"), kHostileArgs);
@@ -153,14 +153,14 @@ TEST(NoShell, SdkPassesHostileOptionValuesToTheCliLiterally) {
 
 TEST(PrivateFiles, ClaudeTeeRecordingIsCreated0600) {
   TempDir dir;
-  claude::testing::SpawnRequest run;
+  claude::test_support::SpawnRequest run;
   run.program = CLAUDE_TEE_PATH;
   run.args = {"--scenario", (source_dir() / "tests/security/data/stdin-to-eof.ndjson").string()};
   run.env = {{"CLAUDE_TEE_REAL_CLI", FAKE_CLAUDE_PATH},
              {"CLAUDE_TEE_OUT", (dir.path() / "rec.ndjson").string()},
              {"CLAUDE_TEE_CLI_VERSION", "1.0.0"}};
   ::umask(022);
-  const auto result = claude::testing::run_to_completion(run);
+  const auto result = claude::test_support::run_to_completion(run);
   ASSERT_EQ(result.exit_code, 0) << result.describe() << result.err;
   EXPECT_EQ(mode_of(dir.path() / "rec.ndjson"), 0600u);
 }
@@ -168,13 +168,13 @@ TEST(PrivateFiles, ClaudeTeeRecordingIsCreated0600) {
 TEST(PrivateFiles, HarnessReplayReportIsCreated0600) {
   TempDir dir;
   const fs::path report = dir.path() / "report.json";
-  claude::testing::SpawnRequest run;
+  claude::test_support::SpawnRequest run;
   run.program = HARNESS_PATH;
   run.args = {"replay",   (source_dir() / "scenarios/verbs/basic-turn.ndjson").string(),
               "--report", report.string(),
               "--",       (source_dir() / "tests/security/data/sdk_session.sh").string()};
   ::umask(022);
-  const auto result = claude::testing::run_to_completion(run);
+  const auto result = claude::test_support::run_to_completion(run);
   ASSERT_EQ(result.exit_code, 0) << result.describe() << result.err;
   ASSERT_TRUE(fs::exists(report));
   EXPECT_EQ(mode_of(report), 0600u);
@@ -184,12 +184,12 @@ TEST(PrivateFiles, HarnessReplayKeepsAnExistingReportWithoutForce) {
   TempDir dir;
   const fs::path report = dir.path() / "report.json";
   std::ofstream(report) << "keep me\n";
-  claude::testing::SpawnRequest run;
+  claude::test_support::SpawnRequest run;
   run.program = HARNESS_PATH;
   run.args = {"replay",   (source_dir() / "scenarios/verbs/basic-turn.ndjson").string(),
               "--report", report.string(),
               "--",       (source_dir() / "tests/security/data/sdk_session.sh").string()};
-  const auto result = claude::testing::run_to_completion(run);
+  const auto result = claude::test_support::run_to_completion(run);
   EXPECT_EQ(result.exit_code, 2) << result.describe() << result.err;
   EXPECT_NE(result.err.find("exists; files are never overwritten without --force"),
             std::string::npos)
@@ -202,7 +202,7 @@ TEST(PrivateFiles, HarnessReplayWithForceReplacesAReportAs0600) {
   const fs::path report = dir.path() / "report.json";
   std::ofstream(report) << "old\n";
   fs::permissions(report, fs::perms(0644));
-  claude::testing::SpawnRequest run;
+  claude::test_support::SpawnRequest run;
   run.program = HARNESS_PATH;
   run.args = {"replay",
               (source_dir() / "scenarios/verbs/basic-turn.ndjson").string(),
@@ -211,7 +211,7 @@ TEST(PrivateFiles, HarnessReplayWithForceReplacesAReportAs0600) {
               "--force",
               "--",
               (source_dir() / "tests/security/data/sdk_session.sh").string()};
-  const auto result = claude::testing::run_to_completion(run);
+  const auto result = claude::test_support::run_to_completion(run);
   ASSERT_EQ(result.exit_code, 0) << result.describe() << result.err;
   EXPECT_NE(read_file(report).find("\"verdict\": \"pass\""), std::string::npos);
   EXPECT_EQ(mode_of(report), 0600u);
@@ -221,7 +221,7 @@ TEST(PrivateFiles, HarnessRunKeepsAnExistingReportWithoutForce) {
   TempDir dir;
   const fs::path report = dir.path() / "report.json";
   std::ofstream(report) << "keep me\n";
-  claude::testing::SpawnRequest run;
+  claude::test_support::SpawnRequest run;
   run.program = HARNESS_PATH;
   run.args = {"run",
               "--cassette",
@@ -232,7 +232,7 @@ TEST(PrivateFiles, HarnessRunKeepsAnExistingReportWithoutForce) {
               report.string(),
               "--",
               (source_dir() / "tests/security/data/sdk_session.sh").string()};
-  const auto result = claude::testing::run_to_completion(run);
+  const auto result = claude::test_support::run_to_completion(run);
   EXPECT_EQ(result.exit_code, 2) << result.describe() << result.err;
   EXPECT_EQ(read_file(report), "keep me\n");
 }
@@ -241,15 +241,15 @@ TEST(PrivateFiles, HarnessConvertOutputIsCreated0600AndNeverReplacedWithoutForce
   TempDir dir;
   const fs::path scenario = dir.path() / "converted.ndjson";
   const std::string input = (source_dir() / "scenarios/verbs/basic-turn.ndjson").string();
-  claude::testing::SpawnRequest run;
+  claude::test_support::SpawnRequest run;
   run.program = HARNESS_PATH;
   run.args = {"convert", input, "-o", scenario.string()};
   ::umask(022);
-  auto result = claude::testing::run_to_completion(run);
+  auto result = claude::test_support::run_to_completion(run);
   ASSERT_EQ(result.exit_code, 0) << result.describe() << result.err;
   EXPECT_EQ(mode_of(scenario), 0600u);
   std::ofstream(scenario, std::ios::trunc) << "keep me\n";
-  result = claude::testing::run_to_completion(run);
+  result = claude::test_support::run_to_completion(run);
   EXPECT_EQ(result.exit_code, 2) << result.describe() << result.err;
   EXPECT_EQ(read_file(scenario), "keep me\n");
   const fs::path victim = dir.path() / "victim.txt";
@@ -257,7 +257,7 @@ TEST(PrivateFiles, HarnessConvertOutputIsCreated0600AndNeverReplacedWithoutForce
   const fs::path link = dir.path() / "link.ndjson";
   fs::create_symlink(victim, link);
   run.args = {"convert", input, "-o", link.string(), "--force"};
-  result = claude::testing::run_to_completion(run);
+  result = claude::test_support::run_to_completion(run);
   EXPECT_EQ(result.exit_code, 0) << result.describe() << result.err;
   EXPECT_EQ(read_file(victim), "untouched\n");
   EXPECT_FALSE(fs::is_symlink(link));
@@ -267,12 +267,12 @@ TEST(PrivateFiles, HarnessConvertOutputIsCreated0600AndNeverReplacedWithoutForce
 TEST(Secrets, EnvironmentSecretNeverReachesFakeClaudeReports) {
   TempDir dir;
   const fs::path report = dir.path() / "report.json";
-  claude::testing::SpawnRequest run;
+  claude::test_support::SpawnRequest run;
   run.program = FAKE_CLAUDE_PATH;
   run.args = {"--scenario", (source_dir() / "tests/security/data/expect-user.ndjson").string()};
   run.env = {{"ANTHROPIC_API_KEY", kEnvSecret}, {"FAKE_CLAUDE_REPORT", report.string()}};
   run.stdin_bytes = "{\"type\":\"not-user\"}\n";
-  const auto result = claude::testing::run_to_completion(run);
+  const auto result = claude::test_support::run_to_completion(run);
   ASSERT_EQ(result.exit_code, 1) << result.describe() << result.err;
   EXPECT_EQ(result.err.find(kEnvSecret), std::string::npos);
   EXPECT_EQ(result.out.find(kEnvSecret), std::string::npos);
@@ -287,13 +287,13 @@ TEST(Secrets, ArgvAndStdinSecretsNeverReachFakeClaudeReports) {
   constexpr const char* kStdinSecret = "sk-ant-api03-STDINfakeFAKEfake-0123456789";
   TempDir dir;
   const fs::path report = dir.path() / "report.json";
-  claude::testing::SpawnRequest run;
+  claude::test_support::SpawnRequest run;
   run.program = FAKE_CLAUDE_PATH;
   run.args = {"--scenario", (source_dir() / "tests/security/data/expect-user.ndjson").string(),
               "--append-system-prompt", kArgvSecret};
   run.env = {{"FAKE_CLAUDE_REPORT", report.string()}};
   run.stdin_bytes = std::string("{\"type\":\"not-user\",\"key\":\"") + kStdinSecret + "\"}\n";
-  const auto result = claude::testing::run_to_completion(run);
+  const auto result = claude::test_support::run_to_completion(run);
   ASSERT_EQ(result.exit_code, 1) << result.describe() << result.err;
   for (const char* secret : {kArgvSecret, kStdinSecret}) {
     EXPECT_EQ(result.err.find(secret), std::string::npos) << secret;
@@ -310,7 +310,7 @@ TEST(Secrets, EscapedTokenFieldsNeverReachFakeClaudeReports) {
                                             "dXNlcjpGQUtFcGFzcw==", "FAKEurlPass"};
   TempDir dir;
   const fs::path report = dir.path() / "report.json";
-  claude::testing::SpawnRequest run;
+  claude::test_support::SpawnRequest run;
   run.program = FAKE_CLAUDE_PATH;
   run.args = {"--scenario", (source_dir() / "tests/security/data/expect-user.ndjson").string()};
   run.env = {{"FAKE_CLAUDE_REPORT", report.string()}};
@@ -319,7 +319,7 @@ TEST(Secrets, EscapedTokenFieldsNeverReachFakeClaudeReports) {
       R"(\"refresh_token\":\"1\\/\\/0FAKErefreshFAKE\"}",)"
       R"("h":"Authorization: Basic dXNlcjpGQUtFcGFzcw==","u":"https://me:FAKEurlPass@example.com"})"
       "\n";
-  const auto result = claude::testing::run_to_completion(run);
+  const auto result = claude::test_support::run_to_completion(run);
   ASSERT_EQ(result.exit_code, 1) << result.describe() << result.err;
   ASSERT_TRUE(fs::exists(report));
   const std::string written = read_file(report);

@@ -13,10 +13,12 @@
 #include <string>
 #include <vector>
 
-#include "child_process.hpp"
+#include "claude/test_support/child_process.hpp"
 
 namespace claude::model_stub::testing {
 namespace {
+
+using test_support::ChildProcess;
 
 using Json = nlohmann::json;
 using namespace std::chrono_literals;
@@ -78,7 +80,7 @@ class OfflineSession {
   // Closes stdin, waits for the CLI and offline-run to exit; returns the exit code.
   int finish() {
     cli_->close_stdin();
-    const int code = cli_->wait();
+    const int code = cli_->wait().status_code();
     stderr_text = cli_->read_stderr();
     std::ifstream in(log_);
     for (std::string line; std::getline(in, line);) log.push_back(Json::parse(line));

@@ -1,6 +1,10 @@
-// Reads a claude-tee recording back for the tests: checks that every complete line is JSON,
-// and rebuilds each stream's bytes from its events (pieces joined, base64 decoded, '\n' restored
+// Reads a claude-tee recording back for assertions: checks that every complete line is JSON, and
+// rebuilds each stream's bytes from its events (pieces joined, base64 decoded, '\n' restored
 // except after a partial line).
+//
+// How it fails: throws std::runtime_error naming the file and line when a complete line is not a
+// JSON object or its base64 does not decode, or when the file cannot be opened.
+// What it costs: the file is read whole and every line parsed.
 #pragma once
 
 #include <filesystem>
@@ -9,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace claude::recorder::testing {
+namespace claude::test_support {
 
 struct ReadRecording {
   nlohmann::json header;
@@ -19,23 +23,9 @@ struct ReadRecording {
   bool truncated_tail = false;                 // the last line lacks its '\n' (killed writer)
 };
 
-// Throws std::runtime_error naming the line when a complete line is not a JSON object.
 [[nodiscard]] ReadRecording read_recording(const std::filesystem::path& path);
 
 // The only file in `dir` (tests point CLAUDE_TEE_OUT at a fresh directory).
 [[nodiscard]] std::filesystem::path single_file_in(const std::filesystem::path& dir);
 
-// A fresh directory under /tmp, removed by the destructor.
-class TempDir {
- public:
-  TempDir();
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  [[nodiscard]] const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
-
-}  // namespace claude::recorder::testing
+}  // namespace claude::test_support

@@ -1,6 +1,4 @@
-#include "recording_reader.hpp"
-
-#include <stdlib.h>
+#include "claude/test_support/recording_reader.hpp"
 
 #include <fstream>
 #include <sstream>
@@ -8,7 +6,7 @@
 
 #include "claude/base/base64.hpp"
 
-namespace claude::recorder::testing {
+namespace claude::test_support {
 
 ReadRecording read_recording(const std::filesystem::path& path) {
   ReadRecording rec;
@@ -65,15 +63,4 @@ std::filesystem::path single_file_in(const std::filesystem::path& dir) {
   return files.front();
 }
 
-TempDir::TempDir() {
-  char tmpl[] = "/tmp/claude-tee-test-XXXXXX";
-  if (::mkdtemp(tmpl) == nullptr) throw std::runtime_error("mkdtemp failed");
-  path_ = tmpl;
-}
-
-TempDir::~TempDir() {
-  std::error_code ec;
-  std::filesystem::remove_all(path_, ec);
-}
-
-}  // namespace claude::recorder::testing
+}  // namespace claude::test_support

@@ -1,20 +1,18 @@
-#include "spawned_process.hpp"
+#include "claude/test_support/run.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <stdexcept>
 
-extern char** environ;
-
-namespace claude::testing {
+namespace claude::test_support {
 
 std::string SpawnResult::describe() const {
   if (timed_out) return "timed out";
@@ -23,64 +21,61 @@ std::string SpawnResult::describe() const {
   return "exit code " + std::to_string(exit_code);
 }
 
+int SpawnResult::status_code() const {
+  if (timed_out) return -1;
+  return signaled ? 128 + term_signal : exit_code;
+}
+
 namespace {
 
 void make_pipe(std::array<int, 2>& fds) {
-  if (::pipe2(fds.data(), O_CLOEXEC) != 0) throw std::runtime_error("pipe2 failed");
+  if (::pipe2(fds.data(), O_CLOEXEC) != 0) {
+    throw std::runtime_error(std::string("pipe2: ") + std::strerror(errno));
+  }
 }
 
-std::vector<std::string> merged_environment(const SpawnRequest& request) {
-  std::map<std::string, std::string> env;
-  for (char** e = environ; *e != nullptr; ++e) {
-    const std::string entry(*e);
-    const auto eq = entry.find('=');
-    if (eq != std::string::npos) env[entry.substr(0, eq)] = entry.substr(eq + 1);
-  }
-  for (const auto& name : request.unset_env) env.erase(name);
-  for (const auto& [name, value] : request.env) env[name] = value;
-  std::vector<std::string> out;
-  out.reserve(env.size());
-  for (const auto& [name, value] : env) out.push_back(name + "=" + value);
-  return out;
+std::string slurp(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 }  // namespace
 
 SpawnResult run_to_completion(const SpawnRequest& request) {
-  std::array<int, 2> in{}, out{}, err{};
+  const bool to_files = !request.output_dir.empty();
+  const auto out_file = request.output_dir / "stdout";
+  const auto err_file = request.output_dir / "stderr";
+  std::array<int, 2> in{}, out{-1, -1}, err{-1, -1};
   make_pipe(in);
-  make_pipe(out);
-  make_pipe(err);
-
-  // Everything the child needs is built before fork: after it only async-signal-safe calls.
-  std::vector<std::string> argv_strings{request.program.string()};
-  argv_strings.insert(argv_strings.end(), request.args.begin(), request.args.end());
-  std::vector<char*> argv;
-  for (auto& a : argv_strings) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  std::vector<std::string> env_strings = merged_environment(request);
-  std::vector<char*> envp;
-  for (auto& e : env_strings) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  const std::string cwd = request.cwd.string();
-
-  const pid_t pid = ::fork();
-  if (pid < 0) throw std::runtime_error("fork failed");
-  if (pid == 0) {
-    ::dup2(in[0], 0);
-    ::dup2(out[1], 1);
-    ::dup2(err[1], 2);
-    ::signal(SIGPIPE, SIG_DFL);
-    if (!cwd.empty() && ::chdir(cwd.c_str()) != 0) ::_exit(127);
-    ::execve(argv[0], argv.data(), envp.data());
-    ::_exit(127);
+  std::vector<base::ChildFd> child_fds{base::ChildFd::dup(in[0], 0)};
+  if (to_files) {
+    child_fds.push_back(base::ChildFd::open(1, out_file, O_WRONLY | O_CREAT | O_TRUNC, 0600));
+    child_fds.push_back(base::ChildFd::open(2, err_file, O_WRONLY | O_CREAT | O_TRUNC, 0600));
+  } else {
+    make_pipe(out);
+    make_pipe(err);
+    child_fds.push_back(base::ChildFd::dup(out[1], 1));
+    child_fds.push_back(base::ChildFd::dup(err[1], 2));
   }
-  ::close(in[0]);
-  ::close(out[1]);
-  ::close(err[1]);
-  ::fcntl(in[1], F_SETFL, O_NONBLOCK);
 
   SpawnResult result;
+  pid_t pid = -1;
+  try {
+    pid = start(request, std::move(child_fds), {SIGPIPE});
+  } catch (const std::runtime_error& e) {
+    for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1]})
+      if (fd >= 0) ::close(fd);
+    result.exit_code = 127;
+    result.err = e.what();
+    return result;
+  }
+  ::close(in[0]);
+  if (!to_files) {
+    ::close(out[1]);
+    ::close(err[1]);
+  }
+  ::fcntl(in[1], F_SETFL, O_NONBLOCK);
+
   std::size_t written = 0;
   int stdin_fd = in[1];
   if (request.stdin_bytes.empty()) {
@@ -91,12 +86,19 @@ SpawnResult run_to_completion(const SpawnRequest& request) {
   std::string* sinks[2] = {&result.out, &result.err};
   const auto deadline = std::chrono::steady_clock::now() + request.timeout;
   std::array<char, 65536> buffer{};
-  while (fds[0] >= 0 || fds[1] >= 0) {
+  std::optional<base::ExitStatus> status;
+  while (fds[0] >= 0 || fds[1] >= 0 || (to_files && stdin_fd >= 0)) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
         deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       result.timed_out = true;
       ::kill(pid, SIGKILL);
+      break;
+    }
+    // With the output in files only stdin is polled: stop when the child ends without reading it.
+    if (to_files && (status = base::try_wait_exit(pid))) {
+      ::close(stdin_fd);
+      stdin_fd = -1;
       break;
     }
     std::array<pollfd, 3> polls{};
@@ -137,9 +139,8 @@ SpawnResult run_to_completion(const SpawnRequest& request) {
   for (int fd : fds)
     if (fd >= 0) ::close(fd);
   if (stdin_fd >= 0) ::close(stdin_fd);
-  int status = 0;
   // Both pipes closed does not mean the child is gone (it may have closed them and hung).
-  while (!result.timed_out && ::waitpid(pid, &status, WNOHANG) == 0) {
+  while (!status && !result.timed_out && !(status = base::try_wait_exit(pid))) {
     if (std::chrono::steady_clock::now() >= deadline) {
       result.timed_out = true;
       ::kill(pid, SIGKILL);
@@ -147,18 +148,19 @@ SpawnResult run_to_completion(const SpawnRequest& request) {
     }
     ::usleep(2000);
   }
-  if (result.timed_out) {
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+  if (result.timed_out) base::wait_exit(pid);
+  if (to_files) {
+    result.out = slurp(out_file);
+    result.err = slurp(err_file);
   }
   if (result.timed_out) return result;
-  if (WIFSIGNALED(status)) {
+  if (status && status->signaled) {
     result.signaled = true;
-    result.term_signal = WTERMSIG(status);
-  } else {
-    result.exit_code = WEXITSTATUS(status);
+    result.term_signal = status->value;
+  } else if (status) {
+    result.exit_code = status->value;
   }
   return result;
 }
 
-}  // namespace claude::testing
+}  // namespace claude::test_support
