@@ -30,4 +30,14 @@ std::filesystem::path locate_tool(std::string_view name) {
   throw ToolNotFound(std::string(name) + " not found (looked at " + looked + ")");
 }
 
+std::optional<std::filesystem::path> locate_tool(std::string_view name, std::string_view program,
+                                                 std::ostream& err) {
+  try {
+    return locate_tool(name);
+  } catch (const ToolNotFound& e) {
+    err << program << ": " << e.what() << '\n';
+    return std::nullopt;
+  }
+}
+
 }  // namespace claude::harness
