@@ -33,11 +33,8 @@ bool same_shape(const Json& a, const Json& b, bool compare_value) {
     return true;
   }
   if (a.is_array() && b.is_array()) {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-      if (!same_shape(a[i], b[i], false)) return false;
-    }
-    return true;
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                      [](const Json& x, const Json& y) { return same_shape(x, y, false); });
   }
   if (a.is_number() && b.is_number()) return true;
   if (a.type() != b.type()) return false;
