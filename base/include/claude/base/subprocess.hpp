@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <sys/types.h>
 
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -62,6 +63,9 @@ struct ExitStatus {
   bool signaled = false;
   int value = 0;  // the exit status, or the signal number when `signaled`
 };
+
+// A regular file (symlinks followed) we may execute.
+[[nodiscard]] bool is_executable_file(const std::filesystem::path& path);
 
 // Waits for `pid` to end (EINTR retried) and reaps it.
 ExitStatus wait_exit(pid_t pid);
