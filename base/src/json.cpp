@@ -150,6 +150,16 @@ nlohmann::json parse_unordered_json_or_discarded(std::string_view text) {
   return nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
 }
 
+const Json* member(const Json& object, std::string_view key) {
+  const auto it = object.find(key);
+  return it == object.end() ? nullptr : &*it;
+}
+
+std::string string_member(const Json& object, std::string_view key) {
+  const Json* value = member(object, key);
+  return value != nullptr && value->is_string() ? value->get<std::string>() : std::string();
+}
+
 std::string dump_json(const Json& value) {
   return value.dump(-1, ' ', false, Json::error_handler_t::replace);
 }

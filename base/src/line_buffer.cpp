@@ -8,10 +8,7 @@ namespace {
 constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
 
 bool is_blank(std::string_view line) {
-  for (char c : line) {
-    if (c != ' ' && c != '\t' && c != '\r') return false;
-  }
-  return true;
+  return line.find_first_not_of(" \t\r") == std::string_view::npos;
 }
 
 }  // namespace

@@ -3,10 +3,14 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <fstream>
+#include <iterator>
+#include <sstream>
 
 extern char** environ;
 
@@ -167,6 +171,36 @@ std::optional<ExitStatus> try_wait_exit(pid_t pid) {
   int status = 0;
   if (::waitpid(pid, &status, WNOHANG) != pid) return std::nullopt;
   return decode(status);
+}
+
+bool is_executable_file(const std::filesystem::path& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
+}
+
+std::vector<ProcessStat> list_processes() {
+  std::vector<ProcessStat> out;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream stat_file(entry.path() / "stat");
+    const std::string text((std::istreambuf_iterator<char>(stat_file)),
+                           std::istreambuf_iterator<char>());
+    // The fields follow the parenthesised command name, which may hold spaces and parentheses.
+    const auto close = text.rfind(')');
+    if (close == std::string::npos) continue;
+    std::istringstream fields(text.substr(close + 1));
+    ProcessStat process;
+    long ppid = 0;
+    long pgrp = 0;
+    if (!(fields >> process.state >> ppid >> pgrp)) continue;
+    process.pid = static_cast<pid_t>(std::stol(name));
+    process.ppid = static_cast<pid_t>(ppid);
+    process.pgrp = static_cast<pid_t>(pgrp);
+    out.push_back(process);
+  }
+  return out;
 }
 
 }  // namespace claude::base

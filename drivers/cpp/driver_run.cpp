@@ -1,6 +1,5 @@
 #include "driver_run.hpp"
 
-#include <dirent.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -9,14 +8,13 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <functional>
 #include <memory>
 #include <mutex>
-#include <sstream>
 #include <thread>
 #include <vector>
 
+#include "claude/base/subprocess.hpp"
 #include "claude/sdk/client.hpp"
 #include "claude/sdk/errors.hpp"
 #include "claude/sdk/query.hpp"
@@ -124,25 +122,10 @@ std::string error_name(const std::exception& e) {
 // The SDK cannot be torn down from another thread while it is blocked, and the driver's process
 // group may be the grader's, so the children are found by parent pid.
 void kill_children() {
-  DIR* proc = ::opendir("/proc");
-  if (proc == nullptr) return;
   const pid_t self = ::getpid();
-  while (dirent* entry = ::readdir(proc)) {
-    char* end = nullptr;
-    const long pid = std::strtol(entry->d_name, &end, 10);
-    if (end == entry->d_name || *end != '\0') continue;
-    std::ifstream stat("/proc/" + std::string(entry->d_name) + "/stat");
-    std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
-    // Field 4 (ppid) follows the parenthesised command name, which may contain spaces.
-    const auto close = text.rfind(')');
-    if (close == std::string::npos) continue;
-    std::istringstream fields(text.substr(close + 1));
-    std::string state;
-    long ppid = 0;
-    fields >> state >> ppid;
-    if (ppid == self) ::kill(static_cast<pid_t>(pid), SIGKILL);
+  for (const auto& process : claude::base::list_processes()) {
+    if (process.ppid == self) ::kill(process.pid, SIGKILL);
   }
-  ::closedir(proc);
 }
 
 // --- triggers -----------------------------------------------------------------------------------

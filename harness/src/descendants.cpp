@@ -6,14 +6,13 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <set>
 #include <string>
 #include <thread>
 #include <unordered_map>
+
+#include "claude/base/subprocess.hpp"
 
 namespace claude::harness {
 namespace {
@@ -32,20 +31,8 @@ void reap_exited_children() {
 // Every process's parent, zombies left out, from /proc/<pid>/stat.
 std::unordered_multimap<pid_t, pid_t> children_by_parent() {
   std::unordered_multimap<pid_t, pid_t> children;
-  std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
-    const std::string name = entry.path().filename().string();
-    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream stat_file(entry.path() / "stat");
-    const std::string text((std::istreambuf_iterator<char>(stat_file)),
-                           std::istreambuf_iterator<char>());
-    // After the parenthesised command name (which may hold spaces and parentheses): state ppid.
-    const auto close = text.rfind(')');
-    if (close == std::string::npos || close + 4 > text.size()) continue;
-    const char state = text[close + 2];
-    if (state == 'Z' || state == 'X') continue;
-    const pid_t ppid = static_cast<pid_t>(std::strtol(text.c_str() + close + 4, nullptr, 10));
-    children.emplace(ppid, static_cast<pid_t>(std::stol(name)));
+  for (const auto& process : base::list_processes()) {
+    if (process.running()) children.emplace(process.ppid, process.pid);
   }
   return children;
 }

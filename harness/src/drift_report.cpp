@@ -23,26 +23,9 @@ bool keys_are_names(std::string_view path) {
          path == "/subagent_stats/by_type";
 }
 
-std::string value_type(const Json& value) {
-  switch (value.type()) {
-    case Json::value_t::object:
-      return "object";
-    case Json::value_t::array:
-      return "array";
-    case Json::value_t::string:
-      return "string";
-    case Json::value_t::boolean:
-      return "boolean";
-    case Json::value_t::null:
-      return "null";
-    default:
-      return value.is_number() ? "number" : "other";
-  }
-}
-
 void collect_fields(const Json& value, const std::string& path, const std::string& kind,
                     std::size_t line, std::map<FieldKey, std::size_t>& out) {
-  if (!path.empty()) out.try_emplace(FieldKey{kind, path, value_type(value)}, line);
+  if (!path.empty()) out.try_emplace(FieldKey{kind, path, value.type_name()}, line);
   if (value.is_object()) {
     const bool named = keys_are_names(path);
     for (const auto& [key, member] : value.items()) {
@@ -55,16 +38,8 @@ void collect_fields(const Json& value, const std::string& path, const std::strin
   }
 }
 
-const Json* member(const Json& object, const char* key) {
-  if (!object.is_object()) return nullptr;
-  const auto it = object.find(key);
-  return it == object.end() ? nullptr : &*it;
-}
-
-std::string string_member(const Json& object, const char* key) {
-  const Json* value = member(object, key);
-  return value != nullptr && value->is_string() ? value->get<std::string>() : std::string();
-}
+using base::member;
+using base::string_member;
 
 // Subtypes of the control requests seen so far, by the request_id the answer will carry.
 using RequestSubtypes = std::unordered_map<std::string, std::string>;

@@ -74,10 +74,7 @@ log exists; 3 model-stub did not start, --netns required impossible, CMD failed 
 claude.
 )";
 
-bool is_executable_file(const fs::path& p) {
-  std::error_code ec;
-  return fs::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
-}
+using base::is_executable_file;
 
 bool same_file(const fs::path& a, const fs::path& b) {
   std::error_code ec;

@@ -227,13 +227,9 @@ int record_set(const RecordSetOptions& options, std::ostream& out, std::ostream&
     err << "harness record-set: --netns must be auto, required or off\n";
     return kExitUsage;
   }
-  fs::path tee;
-  try {
-    tee = locate_tool("claude-tee");
-  } catch (const ToolNotFound& e) {
-    err << "harness record-set: " << e.what() << '\n';
-    return kExitUsage;
-  }
+  const auto tee_found = locate_tool("claude-tee", "harness record-set", err);
+  if (!tee_found) return kExitUsage;
+  const fs::path& tee = *tee_found;
   const fs::path out_dir = options.out_dir.empty() ? options.set_dir : options.out_dir;
   const bool in_place = options.out_dir.empty() || fs::weakly_canonical(options.out_dir) ==
                                                        fs::weakly_canonical(options.set_dir);

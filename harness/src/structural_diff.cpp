@@ -33,11 +33,8 @@ bool same_shape(const Json& a, const Json& b, bool compare_value) {
     return true;
   }
   if (a.is_array() && b.is_array()) {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-      if (!same_shape(a[i], b[i], false)) return false;
-    }
-    return true;
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                      [](const Json& x, const Json& y) { return same_shape(x, y, false); });
   }
   if (a.is_number() && b.is_number()) return true;
   if (a.type() != b.type()) return false;
@@ -53,13 +50,6 @@ std::string kind_of(const Json& v) {
   return "null";
 }
 
-std::string escaped_key(const std::string& key) {
-  std::string out;
-  for (char c : key)
-    out += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
-  return out;
-}
-
 // Where same_shape(a, b) says no, and why: one "/pointer: reason" per difference.
 void shape_differences(const Json& a, const Json& b, bool compare_value, const std::string& at,
                        std::vector<std::string>& out) {
@@ -67,7 +57,7 @@ void shape_differences(const Json& a, const Json& b, bool compare_value, const s
   const std::string here = at.empty() ? "/" : at;
   if (a.is_object() && b.is_object()) {
     for (const auto& [key, value] : a.items()) {
-      const std::string pointer = at + "/" + escaped_key(key);
+      const std::string pointer = at + "/" + emulator::escape_pointer_token(key);
       const auto other = b.find(key);
       if (other == b.end())
         out.push_back(pointer + ": only in A");
@@ -75,7 +65,8 @@ void shape_differences(const Json& a, const Json& b, bool compare_value, const s
         shape_differences(value, *other, key == "type" || key == "subtype", pointer, out);
     }
     for (const auto& [key, value] : b.items())
-      if (!a.contains(key)) out.push_back(at + "/" + escaped_key(key) + ": only in B");
+      if (!a.contains(key))
+        out.push_back(at + "/" + emulator::escape_pointer_token(key) + ": only in B");
     return;
   }
   if (a.is_array() && b.is_array()) {

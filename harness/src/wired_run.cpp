@@ -157,14 +157,9 @@ int replay_file(const fs::path& scenario, const std::vector<std::string>& comman
   }
   std::vector<PartInfo> parts;
   for (const auto& part : loaded.parts) parts.push_back(PartInfo{part.header.line});
-  fs::path fake;
-  try {
-    fake = locate_tool("fake-claude");
-  } catch (const ToolNotFound& e) {
-    err << "harness: " << e.what() << '\n';
-    return kExitUsage;
-  }
-  ShimDirectory shim(fake);
+  const auto fake = locate_tool("fake-claude", "harness", err);
+  if (!fake) return kExitUsage;
+  ShimDirectory shim(*fake);
   const fs::path runs_dir = shim.path() / "runs";
   std::error_code ec;
   fs::create_directory(runs_dir, ec);
@@ -300,13 +295,9 @@ int record_into_directory(const fs::path& directory, const fs::path& tee,
 // OUTPUT.incomplete.
 int record_file(const fs::path& output, const std::optional<std::string>& real_cli,
                 const std::vector<std::string>& command, std::ostream& out, std::ostream& err) {
-  fs::path tee;
-  try {
-    tee = locate_tool("claude-tee");
-  } catch (const ToolNotFound& e) {
-    err << "harness: " << e.what() << '\n';
-    return kExitUsage;
-  }
+  const auto tee_found = locate_tool("claude-tee", "harness", err);
+  if (!tee_found) return kExitUsage;
+  const fs::path& tee = *tee_found;
   if (output.string().ends_with("/"))
     return record_into_directory(output, tee, real_cli, command, out, err);
   const fs::path fresh = output.string() + ".recording-" + std::to_string(::getpid());

@@ -29,10 +29,7 @@ void allow_only(const LineContext& at, const Json& object, std::string_view wher
   }
 }
 
-const Json* member(const Json& object, std::string_view key) {
-  auto it = object.find(key);
-  return it == object.end() ? nullptr : &*it;
-}
+using base::member;
 
 std::string string_member(const LineContext& at, const Json& object, std::string_view where,
                           std::string_view key, bool required) {

@@ -17,15 +17,9 @@ void append_time(std::string& out, double t) {
 }  // namespace
 
 std::string_view stream_name(Stream stream) noexcept {
-  switch (stream) {
-    case Stream::in:
-      return "in";
-    case Stream::out:
-      return "out";
-    case Stream::err:
-      return "err";
-  }
-  return "?";
+  static constexpr std::string_view kNames[] = {"in", "out", "err"};
+  const auto i = static_cast<std::size_t>(stream);
+  return i < std::size(kNames) ? kNames[i] : "?";
 }
 
 EventTime::EventTime(double t) {

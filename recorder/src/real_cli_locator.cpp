@@ -1,19 +1,14 @@
 #include "claude/recorder/real_cli_locator.hpp"
 
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <string_view>
 
+#include "claude/base/subprocess.hpp"
+
 namespace claude::recorder {
-namespace {
 
-bool is_executable_file(const std::filesystem::path& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
-}
-
-}  // namespace
+using base::is_executable_file;
 
 std::optional<FileIdentity> file_identity(const std::filesystem::path& path) {
   struct stat st {};

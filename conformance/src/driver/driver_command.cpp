@@ -1,11 +1,10 @@
 #include "claude/conformance/driver_command.hpp"
 
-#include <unistd.h>
-
 #include <cstdlib>
 #include <sstream>
 
 #include "check/script_driver.hpp"
+#include "claude/base/subprocess.hpp"
 
 namespace claude::conformance {
 namespace {
@@ -19,18 +18,15 @@ std::vector<std::string> split_words(const std::string& text) {
   return words;
 }
 
-bool is_executable(const fs::path& file) {
-  std::error_code ec;
-  return fs::is_regular_file(file, ec) && ::access(file.c_str(), X_OK) == 0;
-}
+using base::is_executable_file;
 
 // A command word without a slash is looked up on PATH, as execvp will.
 bool can_execute(const std::string& word) {
-  if (word.find('/') != std::string::npos) return is_executable(word);
+  if (word.find('/') != std::string::npos) return is_executable_file(word);
   const char* path = std::getenv("PATH");
   std::istringstream dirs(path ? path : "");
   for (std::string dir; std::getline(dirs, dir, ':');) {
-    if (is_executable(fs::path(dir.empty() ? "." : dir) / word)) return true;
+    if (is_executable_file(fs::path(dir.empty() ? "." : dir) / word)) return true;
   }
   return false;
 }

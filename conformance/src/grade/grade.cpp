@@ -7,10 +7,6 @@ namespace {
 
 using claude::emulator::Bindings;
 
-std::string compact(const Json& value) {
-  return claude::emulator::dump_json(value);
-}
-
 // The wire verdict, from fake-claude's report ("report":1, docs/fake-claude.md).
 void grade_wire(const RunOutcome& run, Grade& out) {
   if (!run.fake_report) {
@@ -164,17 +160,9 @@ void grade_driver(const RunOutcome& run, Grade& out) {
 }  // namespace
 
 std::string_view to_string(Verdict verdict) {
-  switch (verdict) {
-    case Verdict::pass:
-      return "PASS";
-    case Verdict::fail:
-      return "FAIL";
-    case Verdict::non_strict:
-      return "NON-STRICT";
-    case Verdict::skipped:
-      return "SKIPPED";
-  }
-  return "FAIL";
+  static constexpr std::string_view kNames[] = {"PASS", "FAIL", "NON-STRICT", "SKIPPED"};
+  const auto i = static_cast<std::size_t>(verdict);
+  return i < std::size(kNames) ? kNames[i] : "FAIL";
 }
 
 Grade grade(const ConformanceCase& c, const RunOutcome& run) {
@@ -183,9 +171,10 @@ Grade grade(const ConformanceCase& c, const RunOutcome& run) {
     out.verdict = Verdict::skipped;
     for (const auto& o : run.observations) {
       if (o.value("obs", "") == "unsupported") {
-        out.findings.push_back({"driver",
-                                "unsupported by this SDK: " + compact(o.value("feature", Json())),
-                                std::nullopt, std::nullopt, "", ""});
+        out.findings.push_back(
+            {"driver",
+             "unsupported by this SDK: " + emulator::dump_json(o.value("feature", Json())),
+             std::nullopt, std::nullopt, "", ""});
       }
     }
     return out;

@@ -1,5 +1,6 @@
 #include "claude/conformance/suite_report.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <map>
@@ -8,10 +9,6 @@
 
 namespace claude::conformance {
 namespace {
-
-std::string compact(const Json& value) {
-  return claude::emulator::dump_json(value);
-}
 
 std::string seconds_text(double seconds) {
   char buffer[32];
@@ -72,9 +69,9 @@ std::string findings_text(const CaseResult& r) {
   std::string out;
   for (const auto& f : r.grade.findings) {
     out += "  " + f.where + ": " + f.message + "\n";
-    if (f.expected) out += "    expected: " + clipped(compact(*f.expected)) + "\n";
+    if (f.expected) out += "    expected: " + clipped(emulator::dump_json(*f.expected)) + "\n";
     if (f.closest) {
-      out += "    closest:  " + clipped(compact(*f.closest)) + "\n";
+      out += "    closest:  " + clipped(emulator::dump_json(*f.closest)) + "\n";
       out += "    first difference at " +
              (f.pointer.empty() ? std::string("(the whole value)") : f.pointer) + "\n";
     }
@@ -101,10 +98,7 @@ bool CaseResult::counts_as_failure() const {
 }
 
 bool SuiteResult::ok() const {
-  for (const auto& c : cases) {
-    if (c.counts_as_failure()) return false;
-  }
-  return true;
+  return std::ranges::none_of(cases, &CaseResult::counts_as_failure);
 }
 
 std::string case_text(const CaseResult& r, bool colour, bool verbose) {

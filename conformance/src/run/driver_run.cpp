@@ -73,22 +73,8 @@ void append_tail(std::string& tail, std::string_view bytes) {
 // Processes of group `group` that are still running (zombies excluded), from /proc.
 std::vector<pid_t> running_in_group(pid_t group) {
   std::vector<pid_t> running;
-  std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
-    const std::string name = entry.path().filename().string();
-    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream stat_file(entry.path() / "stat");
-    std::string text((std::istreambuf_iterator<char>(stat_file)), std::istreambuf_iterator<char>());
-    // Fields after the parenthesised command name (which may hold spaces): state ppid pgrp.
-    const auto close = text.rfind(')');
-    if (close == std::string::npos) continue;
-    std::istringstream fields(text.substr(close + 1));
-    std::string state;
-    long ppid = 0;
-    long pgrp = 0;
-    fields >> state >> ppid >> pgrp;
-    if (pgrp == group && state != "Z" && state != "X")
-      running.push_back(static_cast<pid_t>(std::stol(name)));
+  for (const auto& process : base::list_processes()) {
+    if (process.pgrp == group && process.running()) running.push_back(process.pid);
   }
   return running;
 }

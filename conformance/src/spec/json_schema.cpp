@@ -18,30 +18,13 @@ const std::set<std::string, std::less<>> kKeywords = {
     "items",   "minItems", "minLength", "minimum",    "maximum",     "allOf",
     "anyOf",   "oneOf",    "not",       "if",         "then",        "else"};
 
-std::string escape_token(std::string_view token) {
-  std::string out;
-  for (char c : token) {
-    if (c == '~')
-      out += "~0";
-    else if (c == '/')
-      out += "~1";
-    else
-      out += c;
-  }
-  return out;
-}
-
 std::string member_pointer(const std::string& pointer, std::string_view key) {
-  return pointer + "/" + escape_token(key);
+  return pointer + "/" + emulator::escape_pointer_token(key);
 }
 
 bool has_type(const Json& value, std::string_view type) {
-  if (type == "object") return value.is_object();
-  if (type == "array") return value.is_array();
-  if (type == "string") return value.is_string();
-  if (type == "boolean") return value.is_boolean();
-  if (type == "null") return value.is_null();
-  if (type == "number") return value.is_number();
+  // Parsed JSON has no binary or discarded values: object, array, string, boolean, null, number.
+  if (value.type_name() == type) return true;
   if (type == "integer") {
     if (value.is_number_integer()) return true;
     // JSON has one number type: 3.0 is the integer 3 (as JSON Schema and ajv say).
@@ -65,10 +48,6 @@ std::string type_reason(const Json& type) {
     out += article(type[i].get<std::string>());
   }
   return out;
-}
-
-std::string number_text(const Json& n) {
-  return n.dump();
 }
 
 std::size_t depth(const std::string& pointer) {
@@ -189,7 +168,7 @@ void JsonSchema::walk(const Json& schema, const Json& value, const std::string& 
   if (value.is_array()) {
     if (auto it = schema.find("minItems");
         it != schema.end() && value.size() < it->get<std::size_t>())
-      out.push_back({pointer, "must have at least " + number_text(*it) + " item(s)"});
+      out.push_back({pointer, "must have at least " + it->dump() + " item(s)"});
     if (auto it = schema.find("items"); it != schema.end()) {
       for (std::size_t i = 0; i < value.size(); ++i)
         walk(*it, value[i], pointer + "/" + std::to_string(i), out);
@@ -198,13 +177,13 @@ void JsonSchema::walk(const Json& schema, const Json& value, const std::string& 
   if (value.is_string()) {
     if (auto it = schema.find("minLength");
         it != schema.end() && value.get<std::string>().size() < it->get<std::size_t>())
-      out.push_back({pointer, "must have at least " + number_text(*it) + " character(s)"});
+      out.push_back({pointer, "must have at least " + it->dump() + " character(s)"});
   }
   if (value.is_number()) {
     if (auto it = schema.find("minimum"); it != schema.end() && value < *it)
-      out.push_back({pointer, "must be >= " + number_text(*it)});
+      out.push_back({pointer, "must be >= " + it->dump()});
     if (auto it = schema.find("maximum"); it != schema.end() && value > *it)
-      out.push_back({pointer, "must be <= " + number_text(*it)});
+      out.push_back({pointer, "must be <= " + it->dump()});
   }
   if (auto it = schema.find("allOf"); it != schema.end()) {
     for (const auto& sub : *it) walk(sub, value, pointer, out);

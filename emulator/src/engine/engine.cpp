@@ -26,11 +26,7 @@ std::string preview(std::string_view bytes, std::size_t limit) {
   return std::string(bytes.substr(0, limit));
 }
 
-const Json* member(const Json& value, const char* key) {
-  if (!value.is_object()) return nullptr;
-  auto it = value.find(key);
-  return it == value.end() ? nullptr : &*it;
-}
+using base::member;
 
 bool is_string_equal(const Json* value, std::string_view text) {
   return value != nullptr && value->is_string() && value->get_ref<const std::string&>() == text;
@@ -274,37 +270,29 @@ void Engine::on_line(std::string_view line, bool partial, Millis now) {
       is_initialize =
           request != nullptr && is_string_equal(member(*request, "subtype"), "initialize");
     }
-    if (is_initialize && scenario_.header.auto_initialize) {
+    // An automatic reply waits for a chunked send in progress to finish.
+    auto auto_reply = [&](const Json& reply) {
       pending.auto_answered = true;
       report_.transcript[index].auto_answered = true;
-      const Json reply = auto_initialize_reply(*id);
+      std::string bytes = dump_json(reply);
+      bytes.push_back('\n');
       if (chunk_bytes_.empty()) {
-        write_message(reply, std::nullopt);
+        write(std::move(bytes), std::nullopt);
       } else {
-        std::string bytes = dump_json(reply);
-        bytes.push_back('\n');
         deferred_.push_back(Output{Output::Stream::stdout_stream, std::move(bytes), std::nullopt});
       }
-    }
+    };
+    if (is_initialize && scenario_.header.auto_initialize) auto_reply(auto_initialize_reply(*id));
     if (!pending.auto_answered && scenario_.header.lenient && !jsonrpc && id != nullptr &&
         is_string_equal(member(v, "type"), "control_request")) {
       if (auto reply = lenient_reply(v, *id)) {
-        pending.auto_answered = true;
-        report_.transcript[index].auto_answered = true;
         const Json* request = member(v, "request");
         report_.notes.push_back(
             "SDK line " + std::to_string(index + 1) + ": " +
             dump_json(*member(*request, "subtype")) +
             " that no step expects, answered as the real CLI does (a strict scenario says "
             "\"lenient\":false)");
-        std::string bytes = dump_json(*reply);
-        bytes.push_back('\n');
-        if (chunk_bytes_.empty()) {
-          write(std::move(bytes), std::nullopt);
-        } else {
-          deferred_.push_back(
-              Output{Output::Stream::stdout_stream, std::move(bytes), std::nullopt});
-        }
+        auto_reply(*reply);
       }
     }
     const Json* response_id = nullptr;

@@ -136,21 +136,15 @@ std::optional<CliOptionTable> parse_cli_option_table(const Json& json, std::stri
     }
     option.variadic = entry.value("variadic", false);
     option.hidden = entry.value("hidden", false);
-    if (entry.contains("choices")) {
-      auto choices = string_list(entry["choices"]);
-      if (!choices) {
-        error = where + "\"choices\" is a list of strings";
+    for (const auto& [key, list] :
+         {std::pair{"choices", &option.choices}, std::pair{"also_accepts", &option.also_accepts}}) {
+      if (!entry.contains(key)) continue;
+      auto strings = string_list(entry[key]);
+      if (!strings) {
+        error = where + "\"" + key + "\" is a list of strings";
         return std::nullopt;
       }
-      option.choices = std::move(*choices);
-    }
-    if (entry.contains("also_accepts")) {
-      auto also = string_list(entry["also_accepts"]);
-      if (!also) {
-        error = where + "\"also_accepts\" is a list of strings";
-        return std::nullopt;
-      }
-      option.also_accepts = std::move(*also);
+      *list = std::move(*strings);
     }
     table.options.push_back(std::move(option));
   }

@@ -46,12 +46,8 @@ std::string type_name(const Json& value) {
 bool has_type(const Json& value, std::string_view type) {
   if (type == "integer") return value.is_number_integer() || value.is_number_unsigned();
   if (type == "number") return value.is_number();
-  if (type == "string") return value.is_string();
-  if (type == "boolean") return value.is_boolean();
-  if (type == "null") return value.is_null();
-  if (type == "object") return value.is_object();
-  if (type == "array") return value.is_array();
-  return false;
+  // Parsed JSON has no binary or discarded values: object, array, string, boolean, null.
+  return value.type_name() == type;
 }
 
 std::string brief(const Json& value) {
@@ -340,11 +336,7 @@ bool json_equal(const Json& a, const Json& b) {
     return true;
   }
   if (a.is_array()) {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-      if (!json_equal(a[i], b[i])) return false;
-    }
-    return true;
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), json_equal);
   }
   return a == b;
 }

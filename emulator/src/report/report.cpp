@@ -10,15 +10,9 @@ std::string_view dir_name(char dir) {
 }
 
 std::string_view status_name(StepStatus status) {
-  switch (status) {
-    case StepStatus::not_run:
-      return "not_run";
-    case StepStatus::done:
-      return "done";
-    case StepStatus::failed:
-      return "failed";
-  }
-  return "?";
+  static constexpr std::string_view kNames[] = {"not_run", "done", "failed"};
+  const auto i = static_cast<std::size_t>(status);
+  return i < std::size(kNames) ? kNames[i] : "?";
 }
 
 Json ending_json(const Ending& ending) {

@@ -123,6 +123,27 @@ void ScenarioParser::header(std::size_t line, const Json& h) {
       }
     }
   };
+  auto bool_field = [&](std::string_view key, bool& out) {
+    if (auto it = h.find(key); it != h.end()) {
+      if (it->is_boolean()) {
+        out = it->get<bool>();
+      } else {
+        error(line, "header '" + std::string(key) + "' must be a boolean");
+      }
+    }
+  };
+  // One of two spellings, each naming a value of an enum.
+  auto choice_field = [&]<typename Enum>(std::string_view key, Enum& out, const char* first,
+                                         Enum first_value, const char* second, Enum second_value) {
+    if (auto it = h.find(key); it != h.end()) {
+      if (*it == first || *it == second) {
+        out = *it == first ? first_value : second_value;
+      } else {
+        error(line,
+              "header '" + std::string(key) + "' must be \"" + first + "\" or \"" + second + "\"");
+      }
+    }
+  };
   text_field("name", header.name);
   text_field("description", header.description);
   text_field("cli_version", header.cli_version);
@@ -145,15 +166,8 @@ void ScenarioParser::header(std::size_t line, const Json& h) {
     }
   }
 
-  if (auto it = h.find("protocol"); it != h.end()) {
-    if (*it == "stream-json") {
-      header.protocol = Dialect::stream_json;
-    } else if (*it == "jsonrpc") {
-      header.protocol = Dialect::jsonrpc;
-    } else {
-      error(line, "header 'protocol' must be \"stream-json\" or \"jsonrpc\"");
-    }
-  }
+  choice_field("protocol", header.protocol, "stream-json", Dialect::stream_json, "jsonrpc",
+               Dialect::jsonrpc);
   if (auto it = h.find("argv"); it != h.end()) {
     if (!it->is_object()) {
       error(line, "header 'argv' must be an object {\"require\":[…],\"forbid\":[…]}");
@@ -225,20 +239,8 @@ void ScenarioParser::header(std::size_t line, const Json& h) {
             "\"accept\" (for a fork of the CLI)");
     }
   }
-  if (auto it = h.find("lenient"); it != h.end()) {
-    if (it->is_boolean()) {
-      header.lenient = it->get<bool>();
-    } else {
-      error(line, "header 'lenient' must be a boolean");
-    }
-  }
-  if (auto it = h.find("strict"); it != h.end()) {
-    if (it->is_boolean()) {
-      header.strict = it->get<bool>();
-    } else {
-      error(line, "header 'strict' must be a boolean");
-    }
-  }
+  bool_field("lenient", header.lenient);
+  bool_field("strict", header.strict);
   if (auto it = h.find("timeout_ms"); it != h.end()) {
     auto ms = non_negative_ms(*it);
     if (ms && *ms > 0) {
@@ -247,15 +249,7 @@ void ScenarioParser::header(std::size_t line, const Json& h) {
       error(line, "header 'timeout_ms' must be a positive integer");
     }
   }
-  if (auto it = h.find("order"); it != h.end()) {
-    if (*it == "sequential") {
-      header.order = Order::sequential;
-    } else if (*it == "causal") {
-      header.order = Order::causal;
-    } else {
-      error(line, "header 'order' must be \"sequential\" or \"causal\"");
-    }
-  }
+  choice_field("order", header.order, "sequential", Order::sequential, "causal", Order::causal);
   if (auto it = h.find("driver"); it != h.end()) {
     if (it->is_object()) {
       header.driver = *it;

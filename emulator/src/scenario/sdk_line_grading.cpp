@@ -2,9 +2,12 @@
 // SDK line. Each relaxation below names the rule it implements; everything else is graded exactly.
 #include "sdk_line_grading.hpp"
 
+#include <algorithm>
 #include <array>
 #include <initializer_list>
 #include <string_view>
+
+#include "claude/base/json.hpp"
 
 namespace claude::emulator::detail {
 namespace {
@@ -16,11 +19,7 @@ constexpr std::array<std::string_view, 12> kHookEvents = {
     "UserPromptSubmit", "SessionStart", "SessionEnd",         "Stop",
     "SubagentStart",    "SubagentStop", "PreCompact",         "PermissionRequest"};
 
-const Json* member(const Json& value, std::string_view key) {
-  if (!value.is_object()) return nullptr;
-  auto it = value.find(key);
-  return it == value.end() ? nullptr : &*it;
-}
+using base::member;
 
 // Objects and arrays must be equal as a whole (no extra keys); scalars compare equal anyway.
 Json exactly(const Json& value) {
@@ -40,11 +39,8 @@ Json omitted_or(std::initializer_list<Json> defaults) {
 }
 
 bool is_one_of(const Json* value, std::initializer_list<Json> defaults) {
-  if (value == nullptr) return true;
-  for (const Json& d : defaults) {
-    if (json_equal(*value, d)) return true;
-  }
-  return false;
+  return value == nullptr ||
+         std::ranges::any_of(defaults, [&](const Json& d) { return json_equal(*value, d); });
 }
 
 // A key graded with a default: the recorded value exactly, or "omitted or default" when the

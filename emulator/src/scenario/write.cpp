@@ -49,6 +49,7 @@ Json header_json(const Scenario& scenario) {
 
 Json step_json(const Step& step) {
   Json out = Json::object();
+  const std::string key(verb_name(step.verb));
   switch (step.verb) {
     case Verb::send:
       if (step.verbatim) {
@@ -66,45 +67,33 @@ Json step_json(const Step& step) {
       }
       break;
     case Verb::raw:
-      put_bytes(out, "raw", step.text);
-      break;
     case Verb::stderr_text:
-      put_bytes(out, "stderr", step.text);
-      break;
-    case Verb::expect:
-      out["expect"] = step.value;
+      put_bytes(out, key, step.text);
       break;
     case Verb::request:
       out["request"] = step.value;
       if (!step.text.empty()) out["as"] = step.text;
       if (step.response) out["expect_response"] = *step.response;
       break;
-    case Verb::cancel:
-      out["cancel"] = step.text;
-      break;
+    case Verb::expect:
     case Verb::respond:
-      out["respond"] = step.value;
+    case Verb::expect_prompt:
+      out[key] = step.value;
       break;
+    case Verb::cancel:
     case Verb::respond_error:
-      out["respond_error"] = step.text;
+    case Verb::kill:
+      out[key] = step.text;
       break;
     case Verb::sleep:
-      out["sleep_ms"] = step.ms;
-      break;
-    case Verb::expect_eof:
-      out["expect_eof"] = true;
+      out[key] = step.ms;
       break;
     case Verb::exit:
-      out["exit"] = step.number;
+      out[key] = step.number;
       break;
-    case Verb::kill:
-      out["kill"] = step.text;
-      break;
+    case Verb::expect_eof:
     case Verb::hang:
-      out["hang"] = true;
-      break;
-    case Verb::expect_prompt:
-      out["expect_prompt"] = step.value;
+      out[key] = true;
       break;
   }
   if (step.within_ms) out["within_ms"] = *step.within_ms;

@@ -67,15 +67,6 @@ const VersionShapes* shapes_for(const std::string& cli_version) {
   return tables.empty() ? nullptr : &tables.back();
 }
 
-std::string json_type(const Json& value) {
-  if (value.is_null()) return "null";
-  if (value.is_boolean()) return "boolean";
-  if (value.is_number()) return "number";
-  if (value.is_string()) return "string";
-  if (value.is_array()) return "array";
-  return "object";
-}
-
 // A value the scenario fills in when it runs: `{"$var":"x"}` or a string with "${x}".
 bool substituted(const Json& value) {
   if (value.is_object() && value.contains("$var")) return true;
@@ -178,7 +169,7 @@ class Checker {
   void field(const Json& member, const std::string& path, int depth, const FieldShape& shape,
              const KindShape& kind) {
     if (substituted(member)) return;
-    const std::string type = json_type(member);
+    const std::string type = member.type_name();
     // A field the recordings show only as null says nothing about its type when set.
     const bool only_null = shape.types.size() == 1 && shape.types.contains("null");
     if (!only_null && !shape.types.contains(type)) {

@@ -1,5 +1,6 @@
 #include "claude/fuzzing/campaign.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <mutex>
@@ -60,9 +61,8 @@ class SharedState {
 };
 
 bool same_failure(const std::vector<Violation>& violations, const std::string& signature) {
-  for (const auto& v : violations)
-    if (v.signature() == signature) return true;
-  return false;
+  return std::ranges::any_of(violations,
+                             [&](const Violation& v) { return v.signature() == signature; });
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "claude/fuzzing/in_process_run.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -180,9 +181,9 @@ std::vector<Json> observation_lines(const std::string& text, std::vector<std::st
 bool runs_in_process(const ScenarioDoc& doc) {
   const Json* driver = doc.header.contains("driver") ? &doc.header["driver"] : nullptr;
   if (driver == nullptr || !driver->is_object() || driver->contains("control")) return false;
-  for (const Json& step : doc.steps)
-    if (step.contains("hang") || step.contains("expect_prompt")) return false;
-  return true;
+  return std::ranges::none_of(doc.steps, [](const Json& step) {
+    return step.contains("hang") || step.contains("expect_prompt");
+  });
 }
 
 std::optional<claude::conformance::RunOutcome> run_in_process(const ScenarioDoc& doc) {

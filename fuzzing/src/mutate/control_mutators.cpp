@@ -30,10 +30,6 @@ Json unregistered_body(std::size_t which) {
   }
 }
 
-void insert_at(ScenarioDoc& doc, std::size_t at, Json step) {
-  doc.steps.insert(doc.steps.begin() + static_cast<std::ptrdiff_t>(at), std::move(step));
-}
-
 Site unknown_request(ScenarioDoc& doc, FuzzRng& rng) {
   insert_at(
       doc, insert_position(doc, rng),
@@ -116,10 +112,7 @@ Site reorder(ScenarioDoc& doc, FuzzRng& rng) {
   const auto i = pick_any(pairs, rng);
   if (!i) return std::nullopt;
   std::swap(doc.steps[*i], doc.steps[*i + 1]);
-  const auto name = [](const Json& s) {
-    return s.contains("send") ? kind_of(s["send"]) : verb_of(s);
-  };
-  return "control.reorder " + name(doc.steps[*i + 1]) + " " + name(doc.steps[*i]);
+  return "control.reorder " + step_name(doc.steps[*i + 1]) + " " + step_name(doc.steps[*i]);
 }
 
 Json initialize_payload(const Json& header) {

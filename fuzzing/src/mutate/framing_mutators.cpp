@@ -9,14 +9,15 @@ namespace {
 
 using Site = std::optional<std::string>;
 
-std::optional<std::size_t> pick_plain_send(ScenarioDoc& doc, FuzzRng& rng) {
-  const auto sends = steps_where(doc, is_plain_send);
-  return pick_message(doc, sends, rng);
+// Inserts a `raw` step writing one of `lines`; returns which.
+std::size_t insert_raw(ScenarioDoc& doc, FuzzRng& rng, std::span<const std::string_view> lines) {
+  const std::size_t which = rng.below(lines.size());
+  insert_at(doc, insert_position(doc, rng), Json::object({{"raw", std::string(lines[which])}}));
+  return which;
 }
 
 Site split(ScenarioDoc& doc, FuzzRng& rng) {
-  const auto sends = steps_where(doc, is_object_send);
-  const auto i = pick_message(doc, sends, rng);
+  const auto i = pick_send(doc, rng);
   if (!i) return std::nullopt;
   Json& step = doc.steps[*i];
   const std::size_t size = line_of(step).size();
@@ -30,8 +31,7 @@ Site split(ScenarioDoc& doc, FuzzRng& rng) {
 }
 
 Site byte_at_a_time(ScenarioDoc& doc, FuzzRng& rng) {
-  const auto sends = steps_where(doc, is_object_send);
-  const auto i = pick_message(doc, sends, rng);
+  const auto i = pick_send(doc, rng);
   if (!i) return std::nullopt;
   Json& step = doc.steps[*i];
   // One byte per write up to 512 bytes (the rest in one more write), back to back.
@@ -42,7 +42,7 @@ Site byte_at_a_time(ScenarioDoc& doc, FuzzRng& rng) {
 }
 
 Site crlf(ScenarioDoc& doc, FuzzRng& rng) {
-  const auto i = pick_plain_send(doc, rng);
+  const auto i = pick_send(doc, rng, is_plain_send);
   if (!i) return std::nullopt;
   const std::string kind = kind_of(doc.steps[*i]["send"]);
   doc.steps[*i] = raw_like(doc.steps[*i], line_of(doc.steps[*i]) + "\r\n");
@@ -50,7 +50,7 @@ Site crlf(ScenarioDoc& doc, FuzzRng& rng) {
 }
 
 Site bom(ScenarioDoc& doc, FuzzRng& rng) {
-  const auto i = pick_plain_send(doc, rng);
+  const auto i = pick_send(doc, rng, is_plain_send);
   if (!i) return std::nullopt;
   const std::string kind = kind_of(doc.steps[*i]["send"]);
   doc.steps[*i] = raw_like(doc.steps[*i], "\xEF\xBB\xBF" + line_of(doc.steps[*i]) + "\n");
@@ -59,11 +59,7 @@ Site bom(ScenarioDoc& doc, FuzzRng& rng) {
 
 Site blank_lines(ScenarioDoc& doc, FuzzRng& rng) {
   static constexpr std::array<std::string_view, 4> kBlanks = {"\n", "\n\n\n", "   \n", "\t \r\n"};
-  const std::size_t which = rng.below(kBlanks.size());
-  const std::size_t at = insert_position(doc, rng);
-  doc.steps.insert(doc.steps.begin() + static_cast<std::ptrdiff_t>(at),
-                   Json::object({{"raw", std::string(kBlanks[which])}}));
-  return "framing.blank_lines " + std::to_string(which);
+  return "framing.blank_lines " + std::to_string(insert_raw(doc, rng, kBlanks));
 }
 
 Site noise(ScenarioDoc& doc, FuzzRng& rng) {
@@ -75,16 +71,11 @@ Site noise(ScenarioDoc& doc, FuzzRng& rng) {
                                                              "\"a string\"\n",
                                                              "{\"type\":\n",
                                                              "Warning: something odd happened\n"};
-  const std::size_t which = rng.below(kNoise.size());
-  const std::size_t at = insert_position(doc, rng);
-  doc.steps.insert(doc.steps.begin() + static_cast<std::ptrdiff_t>(at),
-                   Json::object({{"raw", std::string(kNoise[which])}}));
-  return "framing.noise " + std::to_string(which);
+  return "framing.noise " + std::to_string(insert_raw(doc, rng, kNoise));
 }
 
 Site long_line(ScenarioDoc& doc, FuzzRng& rng) {
-  const auto sends = steps_where(doc, is_object_send);
-  const auto i = pick_message(doc, sends, rng);
+  const auto i = pick_send(doc, rng);
   if (!i) return std::nullopt;
   static constexpr std::array<std::size_t, 3> kSizes = {std::size_t{64} << 10, std::size_t{1} << 20,
                                                         std::size_t{4} << 20};
@@ -109,7 +100,7 @@ Site no_final_newline(ScenarioDoc& doc, FuzzRng&) {
 }
 
 Site cut_mid_line(ScenarioDoc& doc, FuzzRng& rng) {
-  const auto i = pick_plain_send(doc, rng);
+  const auto i = pick_send(doc, rng, is_plain_send);
   if (!i) return std::nullopt;
   const std::string line = line_of(doc.steps[*i]);
   if (line.size() < 2) return std::nullopt;

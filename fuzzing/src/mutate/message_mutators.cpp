@@ -10,11 +10,6 @@ using Site = std::optional<std::string>;
 
 constexpr std::string_view kPlaceholder = "@@fuzz-placeholder@@";
 
-std::optional<std::size_t> pick_send(ScenarioDoc& doc, FuzzRng& rng) {
-  const auto sends = steps_where(doc, is_object_send);
-  return pick_message(doc, sends, rng);
-}
-
 // Writes the plain send at `i` as raw bytes with the placeholder string replaced by `literal`
 // (JSON text no value can hold: a lone surrogate escape, a number beyond double).
 void write_with_literal(ScenarioDoc& doc, std::size_t i, std::string_view literal) {
@@ -25,28 +20,50 @@ void write_with_literal(ScenarioDoc& doc, std::size_t i, std::string_view litera
   doc.steps[i] = raw_like(doc.steps[i], line + "\n");
 }
 
-// A string member (not `type`) of the message at a random depth.
-std::optional<MemberRef> pick_string(Json& message, FuzzRng& rng) {
+// A member (not `type`) of the message at a random depth whose value `keep` accepts.
+template <typename Keep>
+std::optional<MemberRef> pick_member_where(Json& message, FuzzRng& rng, Keep keep) {
   for (int attempt = 0; attempt < 8; ++attempt) {
     auto ref = pick_member(message, rng);
-    if (ref && (*ref->parent)[ref->key].is_string()) return ref;
+    if (ref && keep((*ref->parent)[ref->key])) return ref;
   }
   return std::nullopt;
 }
 
-Site drop_field(ScenarioDoc& doc, FuzzRng& rng) {
-  const auto i = pick_send(doc, rng);
+std::optional<MemberRef> pick_string(Json& message, FuzzRng& rng) {
+  return pick_member_where(message, rng, [](const Json& v) { return v.is_string(); });
+}
+
+// A member, chosen by `pick`, of the message of a send `keep` accepts.
+struct Target {
+  std::size_t step;
+  Json& message;
+  MemberRef ref;
+  Json& value() const { return (*ref.parent)[ref.key]; }
+  std::string site(std::string_view name) const {
+    return std::string(name) + " " + kind_of(message) + " " + ref.path;
+  }
+};
+template <typename Pick>
+std::optional<Target> pick_target(ScenarioDoc& doc, FuzzRng& rng, bool (*keep)(const Json&),
+                                  Pick pick) {
+  const auto i = pick_send(doc, rng, keep);
   if (!i) return std::nullopt;
   Json& message = doc.steps[*i]["send"];
-  auto ref = pick_member(message, rng);
+  auto ref = pick(message, rng);
   if (!ref) return std::nullopt;
-  ref->parent->erase(ref->key);
-  return "message.drop_field " + kind_of(message) + " " + ref->path;
+  return Target{*i, message, std::move(*ref)};
+}
+
+Site drop_field(ScenarioDoc& doc, FuzzRng& rng) {
+  auto t = pick_target(doc, rng, is_object_send, pick_member);
+  if (!t) return std::nullopt;
+  t->ref.parent->erase(t->ref.key);
+  return t->site("message.drop_field");
 }
 
 Site duplicate_field(ScenarioDoc& doc, FuzzRng& rng) {
-  const auto sends = steps_where(doc, is_plain_send);
-  const auto i = pick_message(doc, sends, rng);
+  const auto i = pick_send(doc, rng, is_plain_send);
   if (!i) return std::nullopt;
   const Json& message = doc.steps[*i]["send"];
   if (message.empty()) return std::nullopt;
@@ -66,19 +83,15 @@ Site duplicate_field(ScenarioDoc& doc, FuzzRng& rng) {
 }
 
 Site retype_field(ScenarioDoc& doc, FuzzRng& rng) {
-  const auto i = pick_send(doc, rng);
-  if (!i) return std::nullopt;
-  Json& message = doc.steps[*i]["send"];
-  auto ref = pick_member(message, rng);
-  if (!ref) return std::nullopt;
-  Json& v = (*ref->parent)[ref->key];
+  auto t = pick_target(doc, rng, is_object_send, pick_member);
+  if (!t) return std::nullopt;
+  Json& v = t->value();
   static const std::array<Json, 6> kValues = {Json(nullptr), Json("text"),  Json(7),
                                               Json(true),    Json::array(), Json::object()};
   std::size_t pick = rng.below(kValues.size());
   if (kValues[pick].type() == v.type()) pick = (pick + 1) % kValues.size();
   v = kValues[pick];
-  return "message.retype_field " + kind_of(message) + " " + ref->path + " " +
-         std::string(v.type_name());
+  return t->site("message.retype_field") + " " + v.type_name();
 }
 
 Site unknown_type(ScenarioDoc& doc, FuzzRng& rng) {
@@ -86,9 +99,7 @@ Site unknown_type(ScenarioDoc& doc, FuzzRng& rng) {
                   {"uuid", "00000000-0000-4000-8000-00000000f022"},
                   {"session_id", "fuzz-session"},
                   {"data", {{"n", 1}}}};
-  const std::size_t at = insert_position(doc, rng);
-  doc.steps.insert(doc.steps.begin() + static_cast<std::ptrdiff_t>(at),
-                   Json::object({{"send", std::move(message)}}));
+  insert_at(doc, insert_position(doc, rng), Json::object({{"send", std::move(message)}}));
   return "message.unknown_type";
 }
 
@@ -118,53 +129,39 @@ Site unknown_block(ScenarioDoc& doc, FuzzRng& rng) {
 }
 
 Site string_escapes(ScenarioDoc& doc, FuzzRng& rng) {
-  const auto i = pick_send(doc, rng);
-  if (!i) return std::nullopt;
-  Json& message = doc.steps[*i]["send"];
-  auto ref = pick_string(message, rng);
-  if (!ref) return std::nullopt;
+  auto t = pick_target(doc, rng, is_object_send, pick_string);
+  if (!t) return std::nullopt;
   using namespace std::string_view_literals;
   static constexpr std::array<std::string_view, 4> kTexts = {
       "quote \" backslash \\ slash / controls \b\f\n\r\t end"sv,
       "line\u2028separator\u2029paragraph"sv, "nul \0 inside"sv, "emoji \U0001F600 and \u00e9"sv};
   const std::size_t which = rng.below(kTexts.size());
-  (*ref->parent)[ref->key] = std::string(kTexts[which]);
-  return "message.string_escapes " + kind_of(message) + " " + ref->path + " " +
-         std::to_string(which);
+  t->value() = std::string(kTexts[which]);
+  return t->site("message.string_escapes") + " " + std::to_string(which);
 }
 
 Site lone_surrogate(ScenarioDoc& doc, FuzzRng& rng) {
-  const auto sends = steps_where(doc, is_plain_send);
-  const auto i = pick_message(doc, sends, rng);
-  if (!i) return std::nullopt;
-  Json& message = doc.steps[*i]["send"];
-  auto ref = pick_string(message, rng);
-  if (!ref) return std::nullopt;
-  const std::string site = "message.lone_surrogate " + kind_of(message) + " " + ref->path;
-  (*ref->parent)[ref->key] = std::string(kPlaceholder);
+  auto t = pick_target(doc, rng, is_plain_send, pick_string);
+  if (!t) return std::nullopt;
+  const std::string site = t->site("message.lone_surrogate");
+  t->value() = std::string(kPlaceholder);
   static constexpr std::array<std::string_view, 3> kLiterals = {"\"\\ud800\"", "\"tail \\udfff\"",
                                                                 "\"\\ud83d\\u0041\""};
-  write_with_literal(doc, *i, kLiterals[rng.below(kLiterals.size())]);
+  write_with_literal(doc, t->step, kLiterals[rng.below(kLiterals.size())]);
   return site;
 }
 
 Site huge_number(ScenarioDoc& doc, FuzzRng& rng) {
-  const auto sends = steps_where(doc, is_plain_send);
-  const auto i = pick_message(doc, sends, rng);
-  if (!i) return std::nullopt;
-  Json& message = doc.steps[*i]["send"];
-  std::optional<MemberRef> ref;
-  for (int attempt = 0; attempt < 8 && !ref; ++attempt) {
-    auto r = pick_member(message, rng);
-    if (r && (*r->parent)[r->key].is_number()) ref = r;
-  }
-  if (!ref) return std::nullopt;
-  const std::string site = "message.huge_number " + kind_of(message) + " " + ref->path;
-  (*ref->parent)[ref->key] = std::string(kPlaceholder);
+  auto t = pick_target(doc, rng, is_plain_send, [](Json& message, FuzzRng& r) {
+    return pick_member_where(message, r, [](const Json& v) { return v.is_number(); });
+  });
+  if (!t) return std::nullopt;
+  const std::string site = t->site("message.huge_number");
+  t->value() = std::string(kPlaceholder);
   static constexpr std::array<std::string_view, 5> kLiterals = {
       "1e400", "123456789012345678901234567890", "-0", "1.7976931348623157e308",
       "-9223372036854775809"};
-  write_with_literal(doc, *i, kLiterals[rng.below(kLiterals.size())]);
+  write_with_literal(doc, t->step, kLiterals[rng.below(kLiterals.size())]);
   return site;
 }
 
@@ -182,8 +179,7 @@ Site extra_field(ScenarioDoc& doc, FuzzRng& rng) {
 }
 
 Site drop_message(ScenarioDoc& doc, FuzzRng& rng) {
-  const auto sends = steps_where(doc, is_object_send);
-  const auto i = pick_message(doc, sends, rng);
+  const auto i = pick_send(doc, rng);
   if (!i) return std::nullopt;
   const std::string kind = kind_of(doc.steps[*i]["send"]);
   doc.steps.erase(doc.steps.begin() + static_cast<std::ptrdiff_t>(*i));
@@ -191,12 +187,11 @@ Site drop_message(ScenarioDoc& doc, FuzzRng& rng) {
 }
 
 Site duplicate_message(ScenarioDoc& doc, FuzzRng& rng) {
-  const auto sends = steps_where(doc, is_object_send);
-  const auto i = pick_message(doc, sends, rng);
+  const auto i = pick_send(doc, rng);
   if (!i) return std::nullopt;
   Json copy = doc.steps[*i];
   const std::string kind = kind_of(copy["send"]);
-  doc.steps.insert(doc.steps.begin() + static_cast<std::ptrdiff_t>(*i) + 1, std::move(copy));
+  insert_at(doc, *i + 1, std::move(copy));
   return "message.duplicate_message " + kind;
 }
 

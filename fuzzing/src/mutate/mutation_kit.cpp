@@ -75,6 +75,11 @@ std::optional<std::size_t> pick_any(std::span<const std::size_t> candidates, Fuz
   return candidates[rng.below(candidates.size())];
 }
 
+std::optional<std::size_t> pick_send(const ScenarioDoc& doc, FuzzRng& rng,
+                                     bool (*keep)(const Json&)) {
+  return pick_message(doc, steps_where(doc, keep), rng);
+}
+
 std::size_t ending_index(const ScenarioDoc& doc) {
   for (std::size_t i = 0; i < doc.steps.size(); ++i)
     if (is_ending(doc.steps[i])) return i;
@@ -99,6 +104,10 @@ std::string line_of(const Json& send_step) {
   return claude::emulator::dump_json(send_step["send"]);
 }
 
+std::string step_name(const Json& step) {
+  return step.contains("send") ? kind_of(step["send"]) : verb_of(step);
+}
+
 std::optional<MemberRef> pick_member(Json& message, FuzzRng& rng) {
   if (!message.is_object()) return std::nullopt;
   std::vector<std::pair<MemberRef, std::size_t>> members;
@@ -121,6 +130,10 @@ Json raw_like(const Json& step, std::string bytes) {
   Json raw = Json::object({{"raw", std::move(bytes)}});
   if (step.contains("after")) raw["after"] = step["after"];
   return raw;
+}
+
+void insert_at(ScenarioDoc& doc, std::size_t at, Json step) {
+  doc.steps.insert(doc.steps.begin() + static_cast<std::ptrdiff_t>(at), std::move(step));
 }
 
 void truncate_with(ScenarioDoc& doc, std::size_t from, Json ending) {

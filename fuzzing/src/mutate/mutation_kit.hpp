@@ -35,6 +35,9 @@ std::vector<std::size_t> steps_where(const ScenarioDoc& doc, Pred keep) {
 std::optional<std::size_t> pick_message(const ScenarioDoc& doc,
                                         std::span<const std::size_t> candidates, FuzzRng& rng);
 std::optional<std::size_t> pick_any(std::span<const std::size_t> candidates, FuzzRng& rng);
+// pick_message among the sends `keep` accepts.
+std::optional<std::size_t> pick_send(const ScenarioDoc& doc, FuzzRng& rng,
+                                     bool (*keep)(const Json&) = is_object_send);
 
 // The ending step (exit, kill, hang), or steps.size() when there is none.
 std::size_t ending_index(const ScenarioDoc& doc);
@@ -43,6 +46,8 @@ std::size_t insert_position(const ScenarioDoc& doc, FuzzRng& rng);
 
 // The line a send step writes, without '\n'.
 std::string line_of(const Json& send_step);
+// A send step's message kind, else its verb.
+std::string step_name(const Json& step);
 
 // A member of an object (nested objects and arrays of objects included, except `type` at the
 // top): top-level members 3 times in 4, containers weighted 3.
@@ -56,6 +61,7 @@ std::optional<MemberRef> pick_member(Json& message, FuzzRng& rng);
 // A `raw` step writing `bytes` in place of `step` (its `after` kept).
 Json raw_like(const Json& step, std::string bytes);
 
+void insert_at(ScenarioDoc& doc, std::size_t at, Json step);
 // Removes steps [from, end) and appends `ending`.
 void truncate_with(ScenarioDoc& doc, std::size_t from, Json ending);
 

@@ -22,10 +22,6 @@ std::optional<std::size_t> mid_turn(const ScenarioDoc& doc, FuzzRng& rng) {
   return rng.between(first, end - 1);
 }
 
-std::string step_name(const Json& step) {
-  return step.contains("send") ? kind_of(step["send"]) : verb_of(step);
-}
-
 Site exit_mid_turn(ScenarioDoc& doc, FuzzRng& rng) {
   const auto at = mid_turn(doc, rng);
   if (!at) return std::nullopt;
@@ -52,8 +48,7 @@ Site stderr_flood(ScenarioDoc& doc, FuzzRng& rng) {
   std::string text;
   text.reserve(size + 80);
   while (text.size() < size) text += "[fuzz] a diagnostic line the CLI writes to stderr\n";
-  doc.steps.insert(doc.steps.begin() + static_cast<std::ptrdiff_t>(insert_position(doc, rng)),
-                   Json::object({{"stderr", std::move(text)}}));
+  insert_at(doc, insert_position(doc, rng), Json::object({{"stderr", std::move(text)}}));
   return "process.stderr_flood " + std::to_string(size);
 }
 

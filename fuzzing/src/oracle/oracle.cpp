@@ -33,16 +33,8 @@ std::string error_class_in(const std::string& text) {
   return last;
 }
 
-const Json* member(const Json& object, const char* key) {
-  if (!object.is_object()) return nullptr;
-  auto it = object.find(key);
-  return it == object.end() ? nullptr : &*it;
-}
-
-std::string string_member(const Json& object, const char* key) {
-  const Json* v = member(object, key);
-  return v != nullptr && v->is_string() ? v->get<std::string>() : "";
-}
+using base::member;
+using base::string_member;
 
 // The `result` messages of complete lines of `bytes` (raw steps), BOM and CR tolerated.
 void results_in_bytes(const std::string& bytes, std::vector<Json>& out) {

@@ -44,6 +44,11 @@ Json parse_json_or_discarded(std::string_view text);
 // The same value as `nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false)`.
 nlohmann::json parse_unordered_json_or_discarded(std::string_view text);
 
+// The member `key` of `object`, or nullptr (also when `object` is not an object).
+const Json* member(const Json& object, std::string_view key);
+// The member `key` when it is a string, else "".
+std::string string_member(const Json& object, std::string_view key);
+
 // Compact one-line JSON, invalid UTF-8 replaced by U+FFFD.
 std::string dump_json(const Json& value);
 std::string dump_json(const nlohmann::json& value);

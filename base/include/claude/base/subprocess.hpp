@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <sys/types.h>
 
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -62,6 +63,21 @@ struct ExitStatus {
   bool signaled = false;
   int value = 0;  // the exit status, or the signal number when `signaled`
 };
+
+// A process as /proc/PID/stat shows it (Linux).
+struct ProcessStat {
+  pid_t pid = 0;
+  char state = '?';  // 'Z' zombie, 'X' dead, else alive
+  pid_t ppid = 0;
+  pid_t pgrp = 0;
+  [[nodiscard]] bool running() const { return state != 'Z' && state != 'X'; }
+};
+
+// Every process in /proc now; one that ends during the scan may be left out.
+[[nodiscard]] std::vector<ProcessStat> list_processes();
+
+// A regular file (symlinks followed) we may execute.
+[[nodiscard]] bool is_executable_file(const std::filesystem::path& path);
 
 // Waits for `pid` to end (EINTR retried) and reaps it.
 ExitStatus wait_exit(pid_t pid);

@@ -8,6 +8,8 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
+#include <ostream>
 #include <stdexcept>
 #include <string_view>
 
@@ -20,5 +22,9 @@ class ToolNotFound : public std::runtime_error {
 
 // `name` is "fake-claude" or "claude-tee".
 [[nodiscard]] std::filesystem::path locate_tool(std::string_view name);
+// The same, or nullopt after writing "PROGRAM: why\n" to `err`.
+[[nodiscard]] std::optional<std::filesystem::path> locate_tool(std::string_view name,
+                                                               std::string_view program,
+                                                               std::ostream& err);
 
 }  // namespace claude::harness
