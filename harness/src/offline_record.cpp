@@ -566,7 +566,8 @@ int record_offline_command(const std::vector<std::string>& args, std::ostream& o
   app.add_option("--model-log", options.model_log);
   app.add_option("--real-cli", options.real_cli);
   app.add_option("--netns", netns);
-  const base::CommandLineText text{"harness record --offline", kOfflineRecordHelp, kOfflineRecordHelp};
+  const base::CommandLineText text{"harness record --offline", kOfflineRecordHelp,
+                                   kOfflineRecordHelp};
   if (auto exit = base::parse_command_line(app, option_args, text, out, err)) return *exit;
   if (netns == "auto") {
     options.netns = NetnsMode::automatic;

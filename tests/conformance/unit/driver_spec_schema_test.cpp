@@ -83,7 +83,8 @@ TEST(CaseLoading, ABadDriverSpecIsReportedWithFileLineAndMember) {
       joined(load.errors),
       kDriverSpecSchemaData +
           "/bad/bad-spec.ndjson:2: driver spec /can_use_tool/0: a deny gives its \"message\"\n" +
-          kDriverSpecSchemaData + "/bad/bad-spec.ndjson:2: driver spec /hooks/0/when: unknown member\n");
+          kDriverSpecSchemaData +
+          "/bad/bad-spec.ndjson:2: driver spec /hooks/0/when: unknown member\n");
 }
 
 TEST(JsonSchema, RefusesAKeywordItDoesNotImplement) {

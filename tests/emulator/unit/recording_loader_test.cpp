@@ -12,7 +12,8 @@ constexpr std::string_view kRecordingHeader =
     "\n";
 
 Scenario load_ok(std::string_view events) {
-  auto result = load_scenario_text(std::string(kRecordingHeader) + std::string(events), "rec.ndjson");
+  auto result =
+      load_scenario_text(std::string(kRecordingHeader) + std::string(events), "rec.ndjson");
   EXPECT_TRUE(result.ok()) << (result.errors.empty() ? "" : result.errors.front().to_string());
   return result.ok() ? std::move(*result.scenario) : Scenario{};
 }
@@ -125,9 +126,10 @@ TEST(RecordingLoader, OutsideKillBecomesHangAndCrashBecomesKill) {
 }
 
 TEST(RecordingLoader, BadEventsNameTheirLine) {
-  auto result = load_scenario_text(std::string(kRecordingHeader) + R"({"t":1,"dir":"sideways","line":""})" +
-                                       "\n" + R"({"t":1,"what":1})" + "\n",
-                                   "rec.ndjson");
+  auto result =
+      load_scenario_text(std::string(kRecordingHeader) + R"({"t":1,"dir":"sideways","line":""})" +
+                             "\n" + R"({"t":1,"what":1})" + "\n",
+                         "rec.ndjson");
   ASSERT_EQ(result.errors.size(), 2u);
   EXPECT_EQ(result.errors[0].line, 2u);
   EXPECT_EQ(result.errors[1].line, 3u);
@@ -144,8 +146,9 @@ TEST(RecordingLoader, ExitMustBeFrom0To255) {
   EXPECT_NE(first_error(std::string(kRecordingHeader) + R"({"t":1,"exit":99999})" + "\n")
                 .find("rec.ndjson:2: \"exit\" must be an integer from 0 to 255, got 99999"),
             std::string::npos);
-  EXPECT_NE(first_error(std::string(kRecordingHeader) + R"({"t":1,"exit":-1})" + "\n").find("0 to 255"),
-            std::string::npos);
+  EXPECT_NE(
+      first_error(std::string(kRecordingHeader) + R"({"t":1,"exit":-1})" + "\n").find("0 to 255"),
+      std::string::npos);
   EXPECT_EQ(first_error(std::string(kRecordingHeader) + R"({"t":1,"exit":255})" + "\n"), "");
 }
 
@@ -153,9 +156,9 @@ TEST(RecordingLoader, TMustBeANonNegativeNumber) {
   EXPECT_NE(first_error(std::string(kRecordingHeader) + R"({"t":-5,"eof":"in"})" + "\n")
                 .find("rec.ndjson:2: \"t\" must be a non-negative number of seconds, got -5"),
             std::string::npos);
-  EXPECT_NE(
-      first_error(std::string(kRecordingHeader) + R"({"t":"abc","eof":"in"})" + "\n").find("got \"abc\""),
-      std::string::npos);
+  EXPECT_NE(first_error(std::string(kRecordingHeader) + R"({"t":"abc","eof":"in"})" + "\n")
+                .find("got \"abc\""),
+            std::string::npos);
 }
 
 TEST(RecordingLoader, HeaderStringsMustBePrintableAndAreQuotedEscaped) {

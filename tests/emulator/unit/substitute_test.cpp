@@ -11,7 +11,8 @@ Json json_of(const char* text) {
 
 TEST(Substitute, WholeStringPlaceholderTakesTheBoundValueAndType) {
   Bindings b{{"n", 42}, {"id", "req_1"}};
-  EXPECT_EQ(substitute(json_of(R"({"a":"${n}","b":"${id}"})"), b), json_of(R"({"a":42,"b":"req_1"})"));
+  EXPECT_EQ(substitute(json_of(R"({"a":"${n}","b":"${id}"})"), b),
+            json_of(R"({"a":42,"b":"req_1"})"));
 }
 
 TEST(Substitute, PlaceholderInsideTextIsInterpolated) {
@@ -21,7 +22,8 @@ TEST(Substitute, PlaceholderInsideTextIsInterpolated) {
 
 TEST(Substitute, VarObjectIsReplaced) {
   Bindings b{{"tool", json_of(R"({"x":1})")}};
-  EXPECT_EQ(substitute(json_of(R"({"input":{"$var":"tool"}})"), b), json_of(R"({"input":{"x":1}})"));
+  EXPECT_EQ(substitute(json_of(R"({"input":{"$var":"tool"}})"), b),
+            json_of(R"({"input":{"x":1}})"));
 }
 
 TEST(Substitute, UnboundNamesAreReportedAndLeftInPlace) {
