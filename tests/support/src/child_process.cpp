@@ -112,7 +112,10 @@ void ChildProcess::send_signal(int signal_number) const {
 bool ChildProcess::wait_for_stdout(const std::function<bool(const std::string&)>& predicate,
                                    std::chrono::milliseconds timeout) {
   std::unique_lock lock(mutex_);
-  return changed_.wait_for(lock, timeout, [&] { return predicate(out_); });
+  // Once stdout is closed no more output can come: waiting out the timeout would only slow a
+  // test whose child exited early (a usage error) by the whole timeout.
+  changed_.wait_for(lock, timeout, [&] { return out_done_ || predicate(out_); });
+  return predicate(out_);
 }
 
 std::optional<std::string> ChildProcess::read_stdout_line(std::chrono::milliseconds timeout) {

@@ -54,7 +54,8 @@ class ChildProcess {
   void close_stdin();
   void send_signal(int signal_number) const;
 
-  // Waits until stdout satisfies `predicate`, up to `timeout`; returns whether it did.
+  // Waits until stdout satisfies `predicate`, is closed, or `timeout` passes; returns whether it
+  // satisfies `predicate`.
   bool wait_for_stdout(const std::function<bool(const std::string&)>& predicate,
                        std::chrono::milliseconds timeout);
   // The next stdout line not yet taken (without '\n'); nullopt at EOF or after `timeout`.
