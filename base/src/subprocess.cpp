@@ -9,7 +9,6 @@
 
 #include <cerrno>
 #include <fstream>
-#include <iterator>
 #include <sstream>
 
 extern char** environ;
@@ -178,15 +177,23 @@ bool is_executable_file(const std::filesystem::path& path) {
   return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
 }
 
+std::string read_proc_file(const std::filesystem::path& path) {
+  // Not through istreambuf_iterator: when the process exits between the open and the read, read()
+  // fails with ESRCH, which libstdc++'s filebuf throws and the iterator lets through (harness and
+  // the conformance runner died of it in a busy scan). `<< rdbuf()` turns it into a failbit.
+  std::ifstream file(path, std::ios::binary);
+  std::ostringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
 std::vector<ProcessStat> list_processes() {
   std::vector<ProcessStat> out;
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
     const std::string name = entry.path().filename().string();
     if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream stat_file(entry.path() / "stat");
-    const std::string text((std::istreambuf_iterator<char>(stat_file)),
-                           std::istreambuf_iterator<char>());
+    const std::string text = read_proc_file(entry.path() / "stat");
     // The fields follow the parenthesised command name, which may hold spaces and parentheses.
     const auto close = text.rfind(')');
     if (close == std::string::npos) continue;

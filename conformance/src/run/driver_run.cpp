@@ -12,7 +12,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <map>
 #include <sstream>
 
@@ -87,9 +86,7 @@ std::vector<pid_t> marked_processes(const std::string& marker) {
   for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
     const std::string name = entry.path().filename().string();
     if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream environ_file(entry.path() / "environ", std::ios::binary);
-    const std::string text((std::istreambuf_iterator<char>(environ_file)),
-                           std::istreambuf_iterator<char>());
+    const std::string text = base::read_proc_file(entry.path() / "environ");
     // Entries are NUL-separated; a zombie's environment reads empty.
     std::size_t at = 0;
     bool marked = false;

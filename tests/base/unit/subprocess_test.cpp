@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -142,6 +143,35 @@ TEST(Spawn, AChildThatDiesWithItsParentGetsSigtermWhenTheSpawningThreadEnds) {
   const auto status = claude::base::wait_exit(child.pid);
   EXPECT_TRUE(status.signaled);
   EXPECT_EQ(status.value, SIGTERM);
+}
+
+TEST(ProcFiles, ReadsAProcFileAndAGoneProcessReadsEmpty) {
+  EXPECT_NE(claude::base::read_proc_file("/proc/self/stat").find(')'), std::string::npos);
+  const auto child = claude::base::spawn({.argv = {"true"}, .search_path = true});
+  ASSERT_TRUE(child.started());
+  claude::base::wait_exit(child.pid);
+  const std::string gone = "/proc/" + std::to_string(child.pid) + "/stat";
+  EXPECT_EQ(claude::base::read_proc_file(gone), "");
+}
+
+// Processes that end while /proc is scanned are left out, never a crash (ESRCH on read).
+TEST(ProcFiles, ListingWhileChildrenComeAndGoFindsThisProcess) {
+  std::atomic<bool> stop{false};
+  std::thread churn([&] {
+    while (!stop) {
+      const auto child = claude::base::spawn({.argv = {"true"}, .search_path = true});
+      if (child.started()) claude::base::wait_exit(child.pid);
+    }
+  });
+  bool found = false;
+  for (int i = 0; i < 50; ++i) {
+    for (const auto& process : claude::base::list_processes()) {
+      found = found || (process.pid == ::getpid() && process.ppid == ::getppid());
+    }
+  }
+  stop = true;
+  churn.join();
+  EXPECT_TRUE(found);
 }
 
 }  // namespace

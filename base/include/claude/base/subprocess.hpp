@@ -76,6 +76,10 @@ struct ProcessStat {
 // Every process in /proc now; one that ends during the scan may be left out.
 [[nodiscard]] std::vector<ProcessStat> list_processes();
 
+// The whole of a /proc file (stat, environ, ...), or what could be read of it: empty when the
+// process is gone or the file cannot be read. Never throws for a process that ends meanwhile.
+[[nodiscard]] std::string read_proc_file(const std::filesystem::path& path);
+
 // A regular file (symlinks followed) we may execute.
 [[nodiscard]] bool is_executable_file(const std::filesystem::path& path);
 
