@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "claude/base/cli.hpp"
+#include "claude/base/json.hpp"
 #include "claude/conformance/driver_command.hpp"
 #include "claude/conformance/driver_run.hpp"
 #include "claude/conformance/progress_line.hpp"
@@ -352,7 +353,7 @@ int fuzz_command(const std::vector<std::string>& args, std::ostream& out, std::o
   if (options.json) {
     written &= claude::conformance::write_report_file(
         *options.json,
-        claude::emulator::dump_json(summary_json(options, result, seeds.seeds.size())) + "\n",
+        claude::base::dump_json(summary_json(options, result, seeds.seeds.size())) + "\n",
         options.force, kCommand, err);
   }
   if (!written) return kExitUsage;

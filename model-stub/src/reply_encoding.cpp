@@ -1,5 +1,6 @@
 #include "claude/model_stub/reply_encoding.hpp"
 
+#include "claude/base/json.hpp"
 #include "claude/emulator/pattern.hpp"
 
 namespace claude::model_stub {
@@ -42,7 +43,7 @@ void append_deltas(std::vector<SseEvent>& events, std::size_t index, const Json&
                              {"signature", block.value("signature", kDefaultSignature)}})});
   } else {
     const std::string input =
-        emulator::dump_json(block.contains("input") ? block["input"] : Json::object());
+        base::dump_json(block.contains("input") ? block["input"] : Json::object());
     for (auto& piece : split_code_points(input, chunk_chars)) {
       events.push_back({"content_block_delta", delta_event(index, {{"type", "input_json_delta"},
                                                                    {"partial_json", piece}})});
@@ -128,7 +129,7 @@ Json api_error_body(const std::string& type, const std::string& message) {
 }
 
 std::string encode_sse(const SseEvent& event) {
-  return "event: " + event.name + "\ndata: " + emulator::dump_json(event.data) + "\n\n";
+  return "event: " + event.name + "\ndata: " + base::dump_json(event.data) + "\n\n";
 }
 
 }  // namespace claude::model_stub

@@ -73,7 +73,7 @@ void RequestLog::record(const ApiRequest& request, const ApiResponse& response) 
   // Request bodies carry prompts and tool results, which may quote keys and credentials files:
   // the line goes through the recorder's rules, which also find secrets inside escaped strings.
   static const recorder::Redactor redactor = recorder::Redactor::with_builtin_rules();
-  std::string text = redactor.redact_copy(emulator::dump_json(line));
+  std::string text = redactor.redact_copy(base::dump_json(line));
   text.push_back('\n');
   if (!base::write_all(fd_, text)) {
     throw std::runtime_error("cannot write request log " + path_.string());

@@ -76,11 +76,11 @@ bool rule_matches(const Rule& rule, const Json& body, const RequestSubjects& sub
 }
 
 std::string quoted(const std::string& text) {
-  if (text.size() <= kQuotedTextLimit) return emulator::dump_json(Json(text));
+  if (text.size() <= kQuotedTextLimit) return base::dump_json(Json(text));
   // Cut at a code point boundary so the quote stays valid UTF-8.
   std::size_t cut = kQuotedTextLimit;
   while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-  return emulator::dump_json(Json(text.substr(0, cut))) + "…";
+  return base::dump_json(Json(text.substr(0, cut))) + "…";
 }
 
 std::string describe(const RequestSubjects& subjects) {
@@ -99,7 +99,7 @@ ApiResponse error_response(int status, const std::string& type, const std::strin
                            std::string outcome) {
   ApiResponse response;
   response.status = status;
-  response.body = emulator::dump_json(api_error_body(type, message));
+  response.body = base::dump_json(api_error_body(type, message));
   response.outcome = std::move(outcome);
   return response;
 }
@@ -241,7 +241,7 @@ ApiResponse ScriptedModel::answer_messages(const ApiRequest& request) {
   response.rule_line = rule.line;
   const bool streaming = body.contains("stream") && body["stream"] == true;
   if (!streaming) {
-    response.body = emulator::dump_json(reply_message(resolved));
+    response.body = base::dump_json(reply_message(resolved));
     if (rule.faults.drop_after) response.drop_after = 0;
     response.outcome = response.drop_after ? "dropped before the reply (" + at_line + ")"
                                            : "message (" + at_line + ")";

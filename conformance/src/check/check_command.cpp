@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "claude/base/cli.hpp"
+#include "claude/base/json.hpp"
 #include "claude/conformance/baseline.hpp"
 #include "claude/conformance/driver_command.hpp"
 #include "claude/conformance/driver_run.hpp"
@@ -283,12 +284,12 @@ int run_check(std::span<const std::string> args, std::ostream& out, std::ostream
   if (options.json || options.html) {
     const Json report = suite_json(suite_result);
     if (options.json) {
-      written &= write_report_file(*options.json, claude::emulator::dump_json(report) + "\n",
+      written &= write_report_file(*options.json, claude::base::dump_json(report) + "\n",
                                    options.force, kCommand, err);
     }
     if (options.html) {
       auto page = claude::report_html::render_html_report(
-          {{suite_dir.string(), nlohmann::json::parse(claude::emulator::dump_json(report))}},
+          {{suite_dir.string(), nlohmann::json::parse(claude::base::dump_json(report))}},
           "claude-harness conformance: " + suite_result.sdk);
       written &= write_report_file(*options.html, page.html, options.force, kCommand, err);
     }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "claude/base/json.hpp"
+
 namespace claude::conformance {
 namespace {
 
@@ -172,8 +174,7 @@ Grade grade(const ConformanceCase& c, const RunOutcome& run) {
     for (const auto& o : run.observations) {
       if (o.value("obs", "") == "unsupported") {
         out.findings.push_back(
-            {"driver",
-             "unsupported by this SDK: " + emulator::dump_json(o.value("feature", Json())),
+            {"driver", "unsupported by this SDK: " + base::dump_json(o.value("feature", Json())),
              std::nullopt, std::nullopt, "", ""});
       }
     }

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 
+#include "claude/base/json.hpp"
 #include "claude/report_html/html_text.hpp"
 
 namespace claude::conformance {
@@ -69,9 +70,9 @@ std::string findings_text(const CaseResult& r) {
   std::string out;
   for (const auto& f : r.grade.findings) {
     out += "  " + f.where + ": " + f.message + "\n";
-    if (f.expected) out += "    expected: " + clipped(emulator::dump_json(*f.expected)) + "\n";
+    if (f.expected) out += "    expected: " + clipped(base::dump_json(*f.expected)) + "\n";
     if (f.closest) {
-      out += "    closest:  " + clipped(emulator::dump_json(*f.closest)) + "\n";
+      out += "    closest:  " + clipped(base::dump_json(*f.closest)) + "\n";
       out += "    first difference at " +
              (f.pointer.empty() ? std::string("(the whole value)") : f.pointer) + "\n";
     }

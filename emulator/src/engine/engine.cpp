@@ -129,7 +129,7 @@ bool Engine::write_next_chunk(const Step& step, std::size_t index) {
 }
 
 void Engine::write_message(const Json& message, std::optional<std::size_t> step) {
-  std::string line = dump_json(message);
+  std::string line = base::dump_json(message);
   line.push_back('\n');
   write(std::move(line), step);
 }
@@ -196,8 +196,8 @@ void Engine::check_invocation() {
     const Json actual = it->second;
     auto result = match(expected, actual, scratch);
     if (!result.matched) {
-      fail_header("env", "env.require: " + name + "=" + dump_json(actual) + " does not match " +
-                             dump_json(expected));
+      fail_header("env", "env.require: " + name + "=" + base::dump_json(actual) +
+                             " does not match " + base::dump_json(expected));
       return;
     }
   }
@@ -274,7 +274,7 @@ void Engine::on_line(std::string_view line, bool partial, Millis now) {
     auto auto_reply = [&](const Json& reply) {
       pending.auto_answered = true;
       report_.transcript[index].auto_answered = true;
-      std::string bytes = dump_json(reply);
+      std::string bytes = base::dump_json(reply);
       bytes.push_back('\n');
       if (chunk_bytes_.empty()) {
         write(std::move(bytes), std::nullopt);
@@ -289,7 +289,7 @@ void Engine::on_line(std::string_view line, bool partial, Millis now) {
         const Json* request = member(v, "request");
         report_.notes.push_back(
             "SDK line " + std::to_string(index + 1) + ": " +
-            dump_json(*member(*request, "subtype")) +
+            base::dump_json(*member(*request, "subtype")) +
             " that no step expects, answered as the real CLI does (a strict scenario says "
             "\"lenient\":false)");
         auto_reply(*reply);
@@ -707,7 +707,7 @@ bool Engine::run_step(Step& step, std::size_t index, Millis now) {
             fail("unbound_variable", index, "variable '" + unbound.front() + "' is not bound");
             return false;
           }
-          line = dump_json(message);
+          line = base::dump_json(message);
         }
         line.push_back('\n');
         if (step.chunks.empty()) {

@@ -51,7 +51,7 @@ bool has_type(const Json& value, std::string_view type) {
 }
 
 std::string brief(const Json& value) {
-  std::string text = dump_json(value);
+  std::string text = base::dump_json(value);
   if (text.size() > 80) text = text.substr(0, 77) + "...";
   return text;
 }
@@ -345,10 +345,6 @@ std::optional<PatternError> check_pattern(const Json& pattern, PatternNames* nam
   std::optional<PatternError> error;
   check(pattern, "", names, error);
   return error;
-}
-
-std::string dump_json(const Json& value) {
-  return base::dump_json(value);
 }
 
 std::string escape_pointer_token(std::string_view token) {

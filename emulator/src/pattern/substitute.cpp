@@ -1,5 +1,6 @@
 #include <string_view>
 
+#include "claude/base/json.hpp"
 #include "claude/emulator/pattern.hpp"
 
 namespace claude::emulator {
@@ -52,7 +53,7 @@ Json substitute_string(const std::string& text, const Bindings& bindings,
       return;
     }
     out.append(text, copied, begin - copied);
-    out += it->second.is_string() ? it->second.get<std::string>() : dump_json(it->second);
+    out += it->second.is_string() ? it->second.get<std::string>() : base::dump_json(it->second);
     copied = end;
   });
   if (copied == 0) return text;

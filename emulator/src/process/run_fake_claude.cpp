@@ -326,7 +326,7 @@ std::optional<std::string> apply_overrides(Scenario& scenario, const Environment
   if (!patterns.is_array()) return "FAKE_CLAUDE_IGNORE must be a JSON array of patterns";
   for (const Json& pattern : patterns) {
     if (auto error = check_pattern(pattern)) {
-      return "FAKE_CLAUDE_IGNORE: pattern " + dump_json(pattern) + " at '" + error->pointer +
+      return "FAKE_CLAUDE_IGNORE: pattern " + base::dump_json(pattern) + " at '" + error->pointer +
              "': " + error->reason;
     }
     scenario.header.ignore.push_back(pattern);

@@ -1,6 +1,7 @@
 #include "claude/emulator/report.hpp"
 
 #include "claude/base/excerpt.hpp"
+#include "claude/base/json.hpp"
 
 namespace claude::emulator {
 namespace {
@@ -31,7 +32,7 @@ Json difference_json(const Difference& d) {
   Json out = Json::object({{"pointer", d.pointer}, {"reason", d.reason}, {"expected", d.expected}});
   if (d.actual) {
     // A received value can be megabytes: past the quote limit it is shown as cut text.
-    std::string text = dump_json(*d.actual);
+    std::string text = base::dump_json(*d.actual);
     if (text.size() <= base::kMaxQuotedBytes) {
       out["actual"] = *d.actual;
     } else {
@@ -151,7 +152,7 @@ std::string report_text(const Report& report) {
   if (!report.failure) return out;
   const Failure& f = *report.failure;
   out += "  " + location(report, f.line) + ": " + f.kind + ": " + f.message + "\n";
-  if (f.expected) out += "  expected: " + dump_json(*f.expected) + "\n";
+  if (f.expected) out += "  expected: " + base::dump_json(*f.expected) + "\n";
   if (f.closest) {
     if (f.closest->transcript_index < report.transcript.size()) {
       out += "  closest:  " + base::excerpt(report.transcript[f.closest->transcript_index].text) +

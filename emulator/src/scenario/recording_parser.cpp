@@ -43,7 +43,7 @@ void RecordingParser::error(std::size_t line, std::string reason) {
 
 void RecordingParser::header(std::size_t line, const Json& h) {
   if (h["recording"] != 1) {
-    return error(line, "unsupported recording version " + dump_json(h["recording"]) +
+    return error(line, "unsupported recording version " + base::dump_json(h["recording"]) +
                            " (this fake-claude reads version 1)");
   }
   for (const char* key : {"cli_version", "cwd", "cli", "started_at"}) {
@@ -192,7 +192,7 @@ void RecordingParser::event(std::size_t line, std::string_view text, bool unterm
   }
   if (auto name = event.find("signal"); name != event.end()) {
     auto number = name->is_string() ? signal_number(name->get<std::string>()) : std::nullopt;
-    if (!number) return error(line, "unknown signal " + dump_json(*name));
+    if (!number) return error(line, "unknown signal " + base::dump_json(*name));
     expect_recorded_prompt(line);
     Step step;
     step.line = line;

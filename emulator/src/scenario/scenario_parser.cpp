@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "claude/base/base64.hpp"
+#include "claude/base/json.hpp"
 #include "claude/emulator/closest_name.hpp"
 #include "parsers.hpp"
 
@@ -105,7 +106,7 @@ void ScenarioParser::header(std::size_t line, const Json& h) {
     return error(line, "the first line must be a header {\"scenario\":1,…} or {\"recording\":1,…}");
   }
   if (h["scenario"] != 1) {
-    return error(line, "unsupported scenario version " + dump_json(h["scenario"]) +
+    return error(line, "unsupported scenario version " + base::dump_json(h["scenario"]) +
                            " (this fake-claude reads version 1)");
   }
   for (auto it = h.begin(); it != h.end(); ++it) {
@@ -186,7 +187,7 @@ void ScenarioParser::header(std::size_t line, const Json& h) {
         }
         for (const auto& flag : *member) {
           if (!flag.is_string() || !flag.get_ref<const std::string&>().starts_with("-")) {
-            error(line, "argv." + member.key() + " holds " + dump_json(flag) +
+            error(line, "argv." + member.key() + " holds " + base::dump_json(flag) +
                             ", expected a flag such as \"--verbose\" or \"--model=x\"");
           } else {
             target->push_back(flag.get<std::string>());
@@ -356,7 +357,8 @@ void ScenarioParser::step(std::size_t line, Json s) {
         for (const auto& n : *it) {
           auto count = non_negative_ms(n);
           if (!count || *count == 0) {
-            return error(line, "chunks holds " + dump_json(n) + ", expected a positive byte count");
+            return error(line,
+                         "chunks holds " + base::dump_json(n) + ", expected a positive byte count");
           }
           step.chunks.push_back(static_cast<std::size_t>(*count));
         }
@@ -451,7 +453,8 @@ void ScenarioParser::step(std::size_t line, Json s) {
     case Verb::kill: {
       auto number = arg.is_string() ? signal_number(arg.get<std::string>()) : std::nullopt;
       if (!number) {
-        return error(line, "kill takes a signal name such as \"SIGSEGV\", got " + dump_json(arg));
+        return error(line,
+                     "kill takes a signal name such as \"SIGSEGV\", got " + base::dump_json(arg));
       }
       step.text = arg.get<std::string>();
       step.number = *number;

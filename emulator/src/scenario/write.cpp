@@ -110,10 +110,10 @@ Json step_json(const Step& step) {
 }  // namespace
 
 std::string to_ndjson(const Scenario& scenario) {
-  std::string out = dump_json(header_json(scenario));
+  std::string out = base::dump_json(header_json(scenario));
   out += '\n';
   for (const Step& step : scenario.steps) {
-    out += dump_json(step_json(step));
+    out += base::dump_json(step_json(step));
     out += '\n';
   }
   return out;

@@ -47,8 +47,8 @@ ScenarioDoc doc_of(const claude::emulator::Scenario& scenario) {
 std::string render(const ScenarioDoc& doc, std::span<const std::string> comments) {
   std::string text;
   for (const auto& comment : comments) text += "# " + comment + "\n";
-  text += claude::emulator::dump_json(doc.header) + "\n";
-  for (const auto& step : doc.steps) text += claude::emulator::dump_json(step) + "\n";
+  text += claude::base::dump_json(doc.header) + "\n";
+  for (const auto& step : doc.steps) text += claude::base::dump_json(step) + "\n";
   return text;
 }
 

@@ -193,7 +193,7 @@ std::optional<claude::conformance::RunOutcome> run_in_process(const ScenarioDoc&
   claude::driver::DriverInvocation invocation;
   try {
     invocation.spec = claude::driver::parse_driver_spec(
-        nlohmann::json::parse(claude::emulator::dump_json(doc.header["driver"])));
+        nlohmann::json::parse(claude::base::dump_json(doc.header["driver"])));
     claude::driver::check_options(invocation.spec);
   } catch (const std::exception&) {
     return std::nullopt;  // a spec the C++ driver does not take: exit 2 or 4 as a process

@@ -1,6 +1,7 @@
 // message.*: lines that are valid framing but say something the SDK may not expect.
 #include <array>
 
+#include "claude/base/json.hpp"
 #include "mutate/mutation_kit.hpp"
 
 namespace claude::fuzzing::kit {
@@ -74,7 +75,7 @@ Site duplicate_field(ScenarioDoc& doc, FuzzRng& rng) {
   static constexpr std::array<std::string_view, 4> kDecoys = {"null", "\"decoy\"", "0", "{}"};
   const std::string key = it.key();
   const std::string line = line_of(doc.steps[*i]);
-  const std::string doubled = "{" + claude::emulator::dump_json(Json(key)) + ":" +
+  const std::string doubled = "{" + claude::base::dump_json(Json(key)) + ":" +
                               std::string(kDecoys[rng.below(kDecoys.size())]) + "," +
                               line.substr(1);
   const std::string kind = kind_of(message);

@@ -1,5 +1,6 @@
 #include "mutate/mutation_kit.hpp"
 
+#include "claude/base/json.hpp"
 #include "claude/emulator/pattern.hpp"
 
 namespace claude::fuzzing::kit {
@@ -101,7 +102,7 @@ std::size_t insert_position(const ScenarioDoc& doc, FuzzRng& rng) {
 }
 
 std::string line_of(const Json& send_step) {
-  return claude::emulator::dump_json(send_step["send"]);
+  return claude::base::dump_json(send_step["send"]);
 }
 
 std::string step_name(const Json& step) {

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <thread>
 
+#include "claude/base/json.hpp"
 #include "claude/base/line_buffer.hpp"
 #include "claude/emulator/scenario.hpp"
 
@@ -235,7 +236,7 @@ std::vector<std::string> play_sdk_script(const std::filesystem::path& script) {
   std::vector<std::string> seen;
   for (const Json& step : steps) {
     if (step.contains("write")) {
-      child.write(dump_json(substitute(step["write"], bindings)) + "\n");
+      child.write(base::dump_json(substitute(step["write"], bindings)) + "\n");
     } else if (step.contains("write_raw")) {
       child.write(step["write_raw"].get<std::string>());
     } else if (step.contains("close_stdin")) {
@@ -268,12 +269,13 @@ std::vector<std::string> play_sdk_script(const std::filesystem::path& script) {
         });
       }
       if (!found) {
-        problems.push_back("await " + dump_json(pattern) + " never matched; stdout so far:\n" +
-                           child.stdout_text + "\nstderr:\n" + child.stderr_text);
+        problems.push_back("await " + base::dump_json(pattern) +
+                           " never matched; stdout so far:\n" + child.stdout_text + "\nstderr:\n" +
+                           child.stderr_text);
         return problems;
       }
     } else {
-      problems.push_back("unknown script step " + dump_json(step));
+      problems.push_back("unknown script step " + base::dump_json(step));
       return problems;
     }
   }
@@ -313,7 +315,7 @@ std::vector<std::string> play_sdk_script(const std::filesystem::path& script) {
   if (header.contains("stderr")) {
     Bindings scratch;
     if (!match(header["stderr"], Json(result.stderr_text), scratch).matched) {
-      problems.push_back("stderr does not match " + dump_json(header["stderr"]) + context);
+      problems.push_back("stderr does not match " + base::dump_json(header["stderr"]) + context);
     }
   }
   return problems;

@@ -5,6 +5,7 @@
 
 #include <csignal>
 
+#include "claude/base/json.hpp"
 #include "engine_session.hpp"
 
 namespace claude::emulator {
@@ -28,7 +29,8 @@ TEST(Engine, AutoInitializeAnswersTheMomentInitializeArrives) {
 TEST(Engine, AutoInitializeReplyPayloadComesFromTheHeader) {
   Session run(scenario({}, R"({"scenario":1,"auto_initialize":{"commands":[{"name":"x"}]}})"));
   run.line(kInit);
-  EXPECT_EQ(dump_json(run.sent()[0]["response"]["response"]), R"({"commands":[{"name":"x"}]})");
+  EXPECT_EQ(base::dump_json(run.sent()[0]["response"]["response"]),
+            R"({"commands":[{"name":"x"}]})");
 }
 
 TEST(Engine, WithoutAutoInitializeTheScenarioAnswersItself) {
@@ -40,7 +42,7 @@ TEST(Engine, WithoutAutoInitializeTheScenarioAnswersItself) {
   auto sent = run.sent();
   ASSERT_EQ(sent.size(), 1u);
   EXPECT_EQ(
-      dump_json(sent[0]),
+      base::dump_json(sent[0]),
       R"({"type":"control_response","response":{"subtype":"success","request_id":"vs9lj41n0l","response":{"commands":[]}}})");
   EXPECT_TRUE(run.report().passed);
 }
@@ -209,8 +211,8 @@ TEST(Engine, CancelSendsAControlCancelRequestForTheNamedRequest) {
       scenario({R"({"request":{"subtype":"can_use_tool"},"as":"p"})", R"({"cancel":"p"})"}));
   auto sent = run.sent();
   ASSERT_EQ(sent.size(), 2u);
-  EXPECT_EQ(dump_json(sent[1]), R"({"type":"control_cancel_request","request_id":)" +
-                                    dump_json(sent[0]["request_id"]) + "}");
+  EXPECT_EQ(base::dump_json(sent[1]), R"({"type":"control_cancel_request","request_id":)" +
+                                          base::dump_json(sent[0]["request_id"]) + "}");
 }
 
 TEST(Engine, RespondAndRespondErrorAnswerTheLastMatchedRequest) {
@@ -225,10 +227,10 @@ TEST(Engine, RespondAndRespondErrorAnswerTheLastMatchedRequest) {
   auto sent = run.sent();
   ASSERT_EQ(sent.size(), 2u);
   EXPECT_EQ(
-      dump_json(sent[0]),
+      base::dump_json(sent[0]),
       R"({"type":"control_response","response":{"subtype":"success","request_id":"a1","response":{"model":"m"}}})");
   EXPECT_EQ(
-      dump_json(sent[1]),
+      base::dump_json(sent[1]),
       R"({"type":"control_response","response":{"subtype":"error","request_id":"a2","error":"nope"}})");
 }
 
@@ -242,7 +244,8 @@ TEST(Engine, SendSubstitutesCapturedValues) {
   Session run(scenario({R"({"expect":{"type":"user","session_id":{"$capture":"sid"}}})",
                         R"({"send":{"type":"system","session_id":"${sid}","note":"id=${sid}"}})"}));
   run.line(R"({"type":"user","session_id":"S1"})");
-  EXPECT_EQ(dump_json(run.sent()[0]), R"({"type":"system","session_id":"S1","note":"id=S1"})");
+  EXPECT_EQ(base::dump_json(run.sent()[0]),
+            R"({"type":"system","session_id":"S1","note":"id=S1"})");
 }
 
 TEST(Engine, ChunksAreSeparateWritesAndGapsWaitForTheClock) {
@@ -391,9 +394,9 @@ TEST(Engine, JsonrpcDialectCorrelatesByIdAndMethod) {
   run.line(R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})");
   auto sent = run.sent();
   ASSERT_EQ(sent.size(), 3u);
-  EXPECT_EQ(dump_json(sent[0]["id"]), "1");
+  EXPECT_EQ(base::dump_json(sent[0]["id"]), "1");
   EXPECT_TRUE(sent[0].contains("result"));
-  EXPECT_EQ(dump_json(sent[1]), R"({"jsonrpc":"2.0","id":2,"result":{"tools":[]}})");
+  EXPECT_EQ(base::dump_json(sent[1]), R"({"jsonrpc":"2.0","id":2,"result":{"tools":[]}})");
   EXPECT_EQ(sent[2]["method"], "sampling/createMessage");
   const std::string id = sent[2]["id"];
   run.line(R"({"jsonrpc":"2.0","id":")" + id + R"(","result":{"ok":true}})");

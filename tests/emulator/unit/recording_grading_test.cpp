@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "claude/base/json.hpp"
 #include "claude/emulator/engine.hpp"
 #include "recorded_set.hpp"
 
@@ -194,7 +195,7 @@ TEST(RecordingGrading, ConvertWritesTheSamePatterns) {
     ASSERT_EQ(a.size(), b.size()) << file;
     for (std::size_t i = 0; i < a.size(); ++i) {
       if (a[i].verb != Verb::expect) continue;
-      EXPECT_EQ(dump_json(a[i].value), dump_json(b[i].value)) << file << " step " << i;
+      EXPECT_EQ(base::dump_json(a[i].value), base::dump_json(b[i].value)) << file << " step " << i;
       EXPECT_EQ(a[i].after, b[i].after) << file << " step " << i;
     }
   }

@@ -2,6 +2,7 @@
 
 #include <csignal>
 
+#include "claude/base/json.hpp"
 #include "claude/emulator/scenario.hpp"
 
 namespace claude::emulator {
@@ -33,7 +34,7 @@ TEST(RecordingLoader, SdkControlRequestBecomesExpectWithCapturedId) {
   ASSERT_EQ(s.steps.size(), 1u);
   EXPECT_EQ(s.steps[0].verb, Verb::expect);
   EXPECT_EQ(
-      dump_json(s.steps[0].value),
+      base::dump_json(s.steps[0].value),
       R"({"type":"control_request","request_id":{"$capture":"sdk_request_1"},"request":{"subtype":"initialize","hooks":{"$one_of":[{"$absent":true},null,{"$exact":{}}]},"sdkMcpServers":{"$one_of":[{"$absent":true},{"$exact":[]}]},"agents":{"$one_of":[{"$absent":true},null,{"$exact":{}}]},"appendSystemPrompt":{"$one_of":[{"$absent":true},null,""]},"jsonSchema":{"$one_of":[{"$absent":true},null]},"systemPrompt":{"$one_of":[{"$absent":true},"",{"$exact":[""]}]}}})");
   EXPECT_EQ(s.steps[0].line, 2u);
 }
@@ -67,11 +68,11 @@ TEST(RecordingLoader, SdkLinesAreGradedOnWhatTheySaid) {
       "\n");
   ASSERT_EQ(s.steps.size(), 2u);
   EXPECT_EQ(
-      dump_json(s.steps[0].value),
+      base::dump_json(s.steps[0].value),
       R"({"type":"user","message":{"role":"user","content":{"$one_of":["hi",{"$exact":[{"type":"text","text":"hi"}]}]}},"parent_tool_use_id":{"$one_of":[{"$absent":true},null]}})");
   // Not knowing what it answers (no recorded CLI request), the answer is graded exactly.
   EXPECT_EQ(
-      dump_json(s.steps[1].value),
+      base::dump_json(s.steps[1].value),
       R"({"type":"control_response","response":{"subtype":"success","request_id":"cli-1","response":{"$exact":{"behavior":"allow"}}}})");
 }
 

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "claude/base/json.hpp"
 #include "claude/emulator/engine.hpp"
 
 namespace claude::emulator {
@@ -56,7 +57,7 @@ TEST(Report, InvalidUtf8IsReplacedNotThrown) {
   engine.start(0);
   engine.on_line("\xff\xfe", false, 0);
   engine.on_eof(0);
-  EXPECT_NO_THROW(dump_json(report_json(engine.report())));
+  EXPECT_NO_THROW(base::dump_json(report_json(engine.report())));
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "claude/base/json.hpp"
 #include "claude/emulator/pattern.hpp"
 
 namespace claude::emulator {
@@ -34,7 +35,7 @@ TEST(Substitute, UnboundNamesAreReportedAndLeftInPlace) {
 
 TEST(Substitute, KeyOrderOfTheMessageIsKept) {
   const Json out = substitute(json_of(R"({"type":"x","a":1,"b":2})"), Bindings{});
-  EXPECT_EQ(dump_json(out), R"({"type":"x","a":1,"b":2})");
+  EXPECT_EQ(base::dump_json(out), R"({"type":"x","a":1,"b":2})");
 }
 
 TEST(Substitute, ReferencedVariablesFindsBothForms) {

@@ -91,9 +91,6 @@ Json substitute(const Json& message, const Bindings& bindings,
 // The variable names a message to send refers to ("${name}" and {"$var":"name"}).
 std::vector<std::string> referenced_variables(const Json& message);
 
-// Compact one-line JSON; invalid UTF-8 is replaced by U+FFFD instead of throwing.
-std::string dump_json(const Json& value);
-
 // One JSON Pointer reference token, `~` and `/` escaped as RFC 6901 says.
 std::string escape_pointer_token(std::string_view token);
 
