@@ -1,8 +1,9 @@
 // Subprocess tests: fake-claude as an SDK sees it. Each file in tests/emulator/data/sdk/ is one
 // scripted SDK run (see sdk_stand_in.hpp); the other tests cover the command-line contract.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -12,6 +13,8 @@
 #include <fstream>
 #include <thread>
 
+#include "claude/base/subprocess.hpp"
+#include "claude/test_support/command.hpp"
 #include "sdk_stand_in.hpp"
 
 namespace claude::emulator::testing {
@@ -142,40 +145,41 @@ TEST(FakeClaudeProcess, SigtermEndsARunBlockedWritingToAFullPipe) {
                       ("emulator-blocked-" + std::to_string(::getpid()) + ".json");
   std::filesystem::remove(report);
   int out[2], in[2];
-  ASSERT_EQ(::pipe(out), 0);
-  ASSERT_EQ(::pipe(in), 0);
-  const std::string scenario =
-      (kRoot / "scenarios/conformance/framing/line-above-1mib.ndjson").string();
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    ::dup2(in[0], 0);
-    ::dup2(out[1], 1);
-    ::close(in[1]);
-    ::close(out[0]);
-    ::setenv("FAKE_CLAUDE_REPORT", report.c_str(), 1);
-    ::execl(FAKE_CLAUDE_PATH, FAKE_CLAUDE_PATH, "--scenario", scenario.c_str(), nullptr);
-    ::_exit(127);
-  }
+  ASSERT_EQ(::pipe2(out, O_CLOEXEC), 0);
+  ASSERT_EQ(::pipe2(in, O_CLOEXEC), 0);
+  test_support::Command command;
+  command.program = FAKE_CLAUDE_PATH;
+  command.args = {"--scenario",
+                  (kRoot / "scenarios/conformance/framing/line-above-1mib.ndjson").string()};
+  command.env["FAKE_CLAUDE_REPORT"] = report.string();
+  const pid_t pid =
+      test_support::start(command, {base::ChildFd::dup(in[0], 0), base::ChildFd::dup(out[1], 1)});
   ::close(in[0]);
   ::close(out[1]);
   const std::string user = R"({"type":"user","message":{"role":"user","content":"x"}})"
                            "\n";
   ASSERT_EQ(::write(in[1], user.data(), user.size()), static_cast<ssize_t>(user.size()));
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // stdout (never read) fills up
-  ::kill(pid, SIGTERM);
-  int status = 0;
-  for (int i = 0; i < 300 && ::waitpid(pid, &status, WNOHANG) == 0; ++i) {
+  // Blocked once stdout (never read) is full: a fixed sleep raced the fake's start under load.
+  const int capacity = ::fcntl(out[0], F_GETPIPE_SZ);
+  int queued = 0;
+  for (int i = 0; i < 1000 && (::ioctl(out[0], FIONREAD, &queued) != 0 || queued < capacity); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_GE(queued, capacity) << "fake-claude never filled its stdout";
+  ::kill(pid, SIGTERM);
+  std::optional<base::ExitStatus> status = base::try_wait_exit(pid);
+  for (int i = 0; i < 300 && !status; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    status = base::try_wait_exit(pid);
   }
-  const bool ended = ::waitpid(pid, &status, WNOHANG) != 0 || WIFSIGNALED(status);
+  const bool ended = status.has_value();
   if (!ended) {
     ::kill(pid, SIGKILL);
-    ::waitpid(pid, &status, 0);
+    status = base::wait_exit(pid);
   }
   ::close(in[1]);
   ::close(out[0]);
   ASSERT_TRUE(ended) << "fake-claude ignored SIGTERM while blocked writing";
-  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
+  EXPECT_TRUE(status->signaled && status->value == SIGTERM);
   std::ifstream text(report);
   const Json written = Json::parse(text, nullptr, false);
   ASSERT_TRUE(written.is_object()) << "no report";

@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <poll.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -14,9 +13,9 @@
 
 #include "claude/base/json.hpp"
 #include "claude/base/line_buffer.hpp"
+#include "claude/base/subprocess.hpp"
 #include "claude/emulator/scenario.hpp"
-
-extern char** environ;
+#include "claude/test_support/command.hpp"
 
 namespace claude::emulator::testing {
 namespace {
@@ -30,31 +29,17 @@ class Child {
         const std::vector<std::pair<std::string, std::string>>& env) {
     std::signal(SIGPIPE, SIG_IGN);
     int in[2], out[2], err[2];
-    if (::pipe(in) != 0 || ::pipe(out) != 0 || ::pipe(err) != 0) throw std::runtime_error("pipe");
-    std::vector<std::string> env_text;
-    for (char** e = environ; *e != nullptr; ++e) {
-      std::string entry(*e);
-      if (entry.starts_with("FAKE_CLAUDE_")) continue;
-      env_text.push_back(std::move(entry));
-    }
-    for (const auto& [k, v] : env) env_text.push_back(k + "=" + v);
-    std::vector<char*> envp;
-    for (auto& e : env_text) envp.push_back(e.data());
-    envp.push_back(nullptr);
-    std::vector<std::string> argv_text{FAKE_CLAUDE_PATH};
-    argv_text.insert(argv_text.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (auto& a : argv_text) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    pid_ = ::fork();
-    if (pid_ == 0) {
-      ::dup2(in[0], 0);
-      ::dup2(out[1], 1);
-      ::dup2(err[1], 2);
-      for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1]}) ::close(fd);
-      ::execve(argv[0], argv.data(), envp.data());
-      ::_exit(127);
-    }
+    if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0)
+      throw std::runtime_error("pipe");
+    test_support::Command command;
+    command.program = FAKE_CLAUDE_PATH;
+    command.args = args;
+    command.unset_env = {"FAKE_CLAUDE_*"};
+    // The first setting of a name wins, as getenv() reads an environment that repeats it.
+    for (const auto& [name, value] : env) command.env.emplace(name, value);
+    pid_ =
+        test_support::start(command, {base::ChildFd::dup(in[0], 0), base::ChildFd::dup(out[1], 1),
+                                      base::ChildFd::dup(err[1], 2)});
     ::close(in[0]);
     ::close(out[1]);
     ::close(err[1]);
@@ -70,7 +55,7 @@ class Child {
     }
     if (!waited_) {
       ::kill(pid_, SIGKILL);
-      ::waitpid(pid_, nullptr, 0);
+      base::wait_exit(pid_);
     }
   }
 
@@ -122,13 +107,15 @@ class Child {
   // Waits for the exit while draining output; kills it after the process limit.
   void wait(ProcessResult& result) {
     const auto deadline = Clock::now() + kProcessLimit;
-    int status = 0;
+    base::ExitStatus status;
     for (;;) {
-      const pid_t done = ::waitpid(pid_, &status, WNOHANG);
-      if (done == pid_) break;
+      if (auto done = base::try_wait_exit(pid_)) {
+        status = *done;
+        break;
+      }
       if (Clock::now() > deadline) {
         ::kill(pid_, SIGKILL);
-        ::waitpid(pid_, &status, 0);
+        status = base::wait_exit(pid_);
         result.stderr_text += "\n[stand-in: killed after the process limit]";
         break;
       }
@@ -140,8 +127,10 @@ class Child {
       pump(std::chrono::milliseconds(0), [](std::string_view) {});
       if (stdout_text.size() + stderr_text.size() == before) break;
     }
-    if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
-    if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
+    if (status.signaled)
+      result.signal = status.value;
+    else
+      result.exit_code = status.value;
     result.stdout_text = stdout_text;
     result.stderr_text = stderr_text + result.stderr_text;
   }

@@ -4,18 +4,22 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "claude/base/subprocess.hpp"
+#include "claude/test_support/command.hpp"
+#include "claude/test_support/temp_dir.hpp"
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
@@ -31,19 +35,6 @@ std::string data(const std::string& name) {
   return (source_dir() / "tests/faults/data" / name).string();
 }
 
-class TempDir {
- public:
-  TempDir() : path_(fs::temp_directory_path() / ("faults_" + std::to_string(::getpid()))) {
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  [[nodiscard]] const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
-
 // A child whose stdin and stdout are pipes the test holds; its stderr goes to a file.
 struct Child {
   pid_t pid = -1;
@@ -51,38 +42,29 @@ struct Child {
   int out = -1;  // the child's stdout (read end)
 };
 
-Child start(const std::vector<std::string>& argv, const std::vector<std::string>& env,
+Child start(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
             const fs::path& stderr_file) {
   int in[2], out[2];
   if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0) return {};
-  std::vector<std::string> args = argv;
-  std::vector<char*> cargs;
-  for (auto& a : args) cargs.push_back(a.data());
-  cargs.push_back(nullptr);
-  std::vector<std::string> envs = env;
-  const std::string err_path = stderr_file.string();
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    for (auto& e : envs) ::putenv(e.data());
-    ::dup2(in[0], 0);
-    ::dup2(out[1], 1);
-    const int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    ::dup2(err, 2);
-    ::signal(SIGPIPE, SIG_DFL);
-    ::execv(cargs[0], cargs.data());
-    ::_exit(127);
-  }
+  claude::test_support::Command command;
+  command.program = argv.front();
+  command.args.assign(argv.begin() + 1, argv.end());
+  command.env = env;
+  const pid_t pid = claude::test_support::start(
+      command,
+      {claude::base::ChildFd::dup(in[0], 0), claude::base::ChildFd::dup(out[1], 1),
+       claude::base::ChildFd::open(2, stderr_file.string(), O_WRONLY | O_CREAT | O_TRUNC, 0600)},
+      {SIGPIPE});
   ::close(in[0]);
   ::close(out[1]);
   return {pid, in[1], out[0]};
 }
 
-// waitpid with a deadline; nullopt when the child is still running at the deadline.
-std::optional<int> wait_for(pid_t pid, std::chrono::milliseconds limit) {
+// How the child ended; nullopt when it is still running at the deadline.
+std::optional<claude::base::ExitStatus> wait_for(pid_t pid, std::chrono::milliseconds limit) {
   const auto deadline = std::chrono::steady_clock::now() + limit;
-  int status = 0;
   while (std::chrono::steady_clock::now() < deadline) {
-    if (::waitpid(pid, &status, WNOHANG) == pid) return status;
+    if (auto status = claude::base::try_wait_exit(pid)) return status;
     std::this_thread::sleep_for(5ms);
   }
   return std::nullopt;
@@ -90,7 +72,7 @@ std::optional<int> wait_for(pid_t pid, std::chrono::milliseconds limit) {
 
 void reap(pid_t pid) {
   ::kill(pid, SIGKILL);
-  ::waitpid(pid, nullptr, 0);
+  claude::base::wait_exit(pid);
 }
 
 std::string read_file(const fs::path& path) {
@@ -113,10 +95,10 @@ std::optional<nlohmann::json> wait_for_report(const fs::path& path,
 }
 
 TEST(Faults, FakeClaudeWhoseStdoutReaderIsGoneFailsInsteadOfDyingBySigpipe) {
-  TempDir dir;
+  const claude::test_support::TempDir dir("faults");
   const fs::path report = dir.path() / "report.json";
   const Child fake = start({FAKE_CLAUDE_PATH, "--scenario", data("write-while-stdin-open.ndjson")},
-                           {"FAKE_CLAUDE_REPORT=" + report.string()}, dir.path() / "stderr.txt");
+                           {{"FAKE_CLAUDE_REPORT", report.string()}}, dir.path() / "stderr.txt");
   ASSERT_GT(fake.pid, 0);
   ::close(fake.out);  // the reader is gone before the first write
   const auto status = wait_for(fake.pid, 10s);
@@ -125,8 +107,8 @@ TEST(Faults, FakeClaudeWhoseStdoutReaderIsGoneFailsInsteadOfDyingBySigpipe) {
     reap(fake.pid);
     FAIL() << "fake-claude did not end on its own";
   }
-  ASSERT_TRUE(WIFEXITED(*status)) << "killed by signal " << WTERMSIG(*status);
-  EXPECT_EQ(WEXITSTATUS(*status), 1);
+  ASSERT_FALSE(status->signaled) << "killed by signal " << status->value;
+  EXPECT_EQ(status->value, 1);
   const std::string err = read_file(dir.path() / "stderr.txt");
   EXPECT_NE(err.find("stdout was closed"), std::string::npos) << err;
   const auto json = wait_for_report(report, 1s);
@@ -135,10 +117,10 @@ TEST(Faults, FakeClaudeWhoseStdoutReaderIsGoneFailsInsteadOfDyingBySigpipe) {
 }
 
 TEST(Faults, FakeClaudeFailsWhenItsLastSendIsUndeliveredAsItExits) {
-  TempDir dir;
+  const claude::test_support::TempDir dir("faults");
   const fs::path report = dir.path() / "report.json";
   const Child fake = start({FAKE_CLAUDE_PATH, "--scenario", data("send-then-exit-at-eof.ndjson")},
-                           {"FAKE_CLAUDE_REPORT=" + report.string()}, dir.path() / "stderr.txt");
+                           {{"FAKE_CLAUDE_REPORT", report.string()}}, dir.path() / "stderr.txt");
   ASSERT_GT(fake.pid, 0);
   ::close(fake.out);  // the reader is gone; then EOF runs expect_eof, send and exit at once
   ::close(fake.in);
@@ -147,8 +129,8 @@ TEST(Faults, FakeClaudeFailsWhenItsLastSendIsUndeliveredAsItExits) {
     reap(fake.pid);
     FAIL() << "fake-claude did not end on its own";
   }
-  ASSERT_TRUE(WIFEXITED(*status)) << "killed by signal " << WTERMSIG(*status);
-  EXPECT_EQ(WEXITSTATUS(*status), 1);
+  ASSERT_FALSE(status->signaled) << "killed by signal " << status->value;
+  EXPECT_EQ(status->value, 1);
   const std::string err = read_file(dir.path() / "stderr.txt");
   EXPECT_NE(err.find("send-then-exit-at-eof.ndjson:5: stdout_closed: stdout closed by the SDK "
                      "before line 5 was delivered"),
@@ -163,11 +145,11 @@ TEST(Faults, FakeClaudeFailsWhenItsLastSendIsUndeliveredAsItExits) {
 }
 
 TEST(Faults, SdkKilledMidSessionLeavesFakeClaudeToEndOnItsOwnWithAReport) {
-  TempDir dir;
+  const claude::test_support::TempDir dir("faults");
   const fs::path report = dir.path() / "report.json";
   const Child host =
       start({SDK_SESSION_HOST_PATH, FAKE_CLAUDE_PATH, data("talk-then-wait.ndjson")},
-            {"FAKE_CLAUDE_REPORT=" + report.string()}, dir.path() / "host-stderr.txt");
+            {{"FAKE_CLAUDE_REPORT", report.string()}}, dir.path() / "host-stderr.txt");
   ASSERT_GT(host.pid, 0);
   ::close(host.in);
   // "ready": the session is up and the fake waits (20 s step timeout) for a second prompt.
@@ -188,7 +170,7 @@ TEST(Faults, SdkKilledMidSessionLeavesFakeClaudeToEndOnItsOwnWithAReport) {
   ::kill(host.pid, SIGKILL);
   const auto host_status = wait_for(host.pid, 5s);
   ::close(host.out);
-  ASSERT_TRUE(host_status && WIFSIGNALED(*host_status));
+  ASSERT_TRUE(host_status && host_status->signaled);
 
   // With its SDK gone the fake sees EOF, fails the waiting step and reports, long before 20 s.
   const auto json = wait_for_report(report, 10s);
@@ -199,11 +181,12 @@ TEST(Faults, SdkKilledMidSessionLeavesFakeClaudeToEndOnItsOwnWithAReport) {
 }
 
 TEST(Faults, ClaudeTeeWhoseStdoutReaderIsGoneKeepsRecordingAndEndsWithTheCli) {
-  TempDir dir;
+  const claude::test_support::TempDir dir("faults");
   const fs::path recording = dir.path() / "rec.ndjson";
   const Child tee = start({CLAUDE_TEE_PATH, "--scenario", data("write-while-stdin-open.ndjson")},
-                          {"CLAUDE_TEE_REAL_CLI=" FAKE_CLAUDE_PATH,
-                           "CLAUDE_TEE_OUT=" + recording.string(), "CLAUDE_TEE_CLI_VERSION=1.0.0"},
+                          {{"CLAUDE_TEE_REAL_CLI", FAKE_CLAUDE_PATH},
+                           {"CLAUDE_TEE_OUT", recording.string()},
+                           {"CLAUDE_TEE_CLI_VERSION", "1.0.0"}},
                           dir.path() / "stderr.txt");
   ASSERT_GT(tee.pid, 0);
   ::close(tee.out);
@@ -214,7 +197,7 @@ TEST(Faults, ClaudeTeeWhoseStdoutReaderIsGoneKeepsRecordingAndEndsWithTheCli) {
     reap(tee.pid);
     FAIL() << "claude-tee did not end on its own";
   }
-  EXPECT_FALSE(WIFSIGNALED(*status) && WTERMSIG(*status) == SIGPIPE)
+  EXPECT_FALSE(status->signaled && status->value == SIGPIPE)
       << "claude-tee died silently by SIGPIPE";
   // Every line is a valid event and the last one is the CLI's end.
   const std::string text = read_file(recording);

@@ -109,15 +109,4 @@ void write_text(const fs::path& file, const std::string& text) {
   if (!out.flush()) throw std::runtime_error("cannot write " + file.string());
 }
 
-TempDir::TempDir() {
-  std::string pattern = (fs::temp_directory_path() / "harness-drift-test.XXXXXX").string();
-  if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-  path_ = pattern;
-}
-
-TempDir::~TempDir() {
-  std::error_code ec;
-  fs::remove_all(path_, ec);
-}
-
 }  // namespace claude::harness::testing

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "claude/emulator/pattern.hpp"
+#include "claude/test_support/temp_dir.hpp"
 
 namespace claude::harness::testing {
 
@@ -38,18 +39,11 @@ void write_recording(const std::filesystem::path& file, const std::vector<Wire>&
 
 void write_text(const std::filesystem::path& file, const std::string& text);
 
-// A fresh directory under the system temporary directory, removed with everything in it.
-class TempDir {
+// A fresh directory under /tmp, removed with everything in it.
+class TempDir : public test_support::TempDir {
  public:
-  TempDir();
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
-
- private:
-  std::filesystem::path path_;
+  TempDir() : test_support::TempDir("harness-drift-test") {}
+  std::filesystem::path operator/(const std::string& name) const { return path() / name; }
 };
 
 }  // namespace claude::harness::testing

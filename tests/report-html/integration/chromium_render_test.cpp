@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "claude/test_support/temp_dir.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -27,7 +29,7 @@ std::string html_tag(const std::string& document) {
   return document.substr(start, document.find('>', start) - start + 1);
 }
 
-// Paths here come from the build and mkdtemp, never from input; quoting keeps spaces safe.
+// Paths here come from the build and TempDir, never from input; quoting keeps spaces safe.
 std::string quoted(const std::string& text) {
   // Appended rather than "'" + text, which trips GCC 12's -Wrestrict false positive.
   std::string out(1, '\'');
@@ -41,11 +43,7 @@ class ChromiumRender : public ::testing::Test {
   void SetUp() override {
     ASSERT_STRNE(CHROMIUM_PATH, "") << "chromium not found at configure time; scripts/bootstrap "
                                        "installs it (Debian package `chromium`)";
-    std::string pattern = (fs::temp_directory_path() / "report_html_chromium_XXXXXX").string();
-    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
   }
-  void TearDown() override { fs::remove_all(dir_); }
 
   // One Chromium run with a fresh profile; stdout goes to `stdout_file`.
   int chromium(const std::string& mode_flags, const fs::path& page, const fs::path& stdout_file) {
@@ -80,7 +78,8 @@ class ChromiumRender : public ::testing::Test {
     return page;
   }
 
-  fs::path dir_;
+  const claude::test_support::TempDir temp_{"report_html_chromium"};
+  const fs::path dir_ = temp_.path();
   int runs_ = 0;
 };
 

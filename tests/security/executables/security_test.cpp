@@ -4,13 +4,13 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -18,6 +18,7 @@
 #include "claude/sdk/errors.hpp"
 #include "claude/sdk/options.hpp"
 #include "claude/sdk/query.hpp"
+#include "claude/test_support/child_process.hpp"
 #include "claude/test_support/run.hpp"
 
 namespace fs = std::filesystem;
@@ -331,22 +332,11 @@ TEST(Secrets, EscapedTokenFieldsNeverReachFakeClaudeReports) {
 }
 
 TEST(Loopback, ModelStubListensOn127001Only) {
-  int out[2];
-  ASSERT_EQ(::pipe(out), 0);
   const std::string script = (source_dir() / "tests/data/model_stub/plain_text.ndjson").string();
-  const pid_t pid = ::fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    ::dup2(out[1], 1);
-    ::close(out[0]);
-    ::execl(MODEL_STUB_PATH, MODEL_STUB_PATH, "--script", script.c_str(), nullptr);
-    ::_exit(127);
-  }
-  ::close(out[1]);
-  FILE* stream = ::fdopen(out[0], "r");
-  char line[256] = {};
-  const bool got = std::fgets(line, sizeof line, stream) != nullptr;
-  const std::string url = got ? line : "";
+  claude::test_support::ChildProcess stub({MODEL_STUB_PATH, "--script", script});
+  const std::optional<std::string> first_line = stub.read_stdout_line(std::chrono::seconds(30));
+  const bool got = first_line.has_value();
+  const std::string url = first_line.value_or("");
   const auto colon = url.rfind(':');
   const int port = colon == std::string::npos ? -1 : std::atoi(url.c_str() + colon + 1);
   // Every listening socket (state 0A) of that port, IPv4 and IPv6: addresses as in /proc/net.
@@ -365,15 +355,12 @@ TEST(Loopback, ModelStubListensOn127001Only) {
         listeners.push_back(local.substr(0, sep));
     }
   }
-  ::kill(pid, SIGTERM);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  std::fclose(stream);
+  const claude::test_support::ProcessEnd end = stub.stop(SIGTERM);
   ASSERT_TRUE(got) << "model-stub printed no URL";
   EXPECT_EQ(url.rfind("http://127.0.0.1:", 0), 0u) << url;
   ASSERT_FALSE(listeners.empty()) << "no listening socket on port " << port;
   for (const auto& address : listeners) EXPECT_EQ(address, "0100007F") << "listens beyond loopback";
-  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  EXPECT_EQ(end.status_code(), 0);
 }
 
 }  // namespace

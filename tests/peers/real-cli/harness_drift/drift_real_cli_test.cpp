@@ -12,6 +12,7 @@
 
 #include "claude/emulator/pattern.hpp"
 #include "claude/harness/harness_cli.hpp"
+#include "claude/test_support/temp_dir.hpp"
 
 namespace claude::harness::testing {
 namespace {
@@ -41,22 +42,7 @@ Json read_json(const fs::path& file) {
   return Json::parse(text.str());
 }
 
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "harness-drift-real.XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
+using claude::test_support::TempDir;
 
 TEST(HarnessDriftRealCli, ReRecordingACaseWithCli2_1_197ComparesBothVersionsByShape) {
   ASSERT_TRUE(fs::exists(kSet / "set.json")) << "the committed recorded set is missing: " << kSet;
@@ -65,7 +51,7 @@ TEST(HarnessDriftRealCli, ReRecordingACaseWithCli2_1_197ComparesBothVersionsBySh
   const std::string case_name = "plain-text";
   ASSERT_TRUE(fs::exists(kSet / case_name / "cpp.ndjson"));
 
-  TempDir dir;
+  const TempDir dir("harness-drift-real");
   const fs::path keep = dir.path() / "cli-2.1.197";
   const fs::path report = dir.path() / "report.json";
   std::ostringstream out, err;

@@ -2,9 +2,7 @@
 // fake-claude to the SDK that recorded it, and that SDK then shows the same observations as in the
 // live run; every recording converts and lints; `harness record --offline` and `harness
 // record-set` record the pinned real CLI without anything leaving loopback.
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -15,6 +13,9 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "claude/test_support/run.hpp"
+#include "claude/test_support/temp_dir.hpp"
 
 namespace {
 
@@ -36,46 +37,26 @@ std::string slurp(const fs::path& file) {
   return text.str();
 }
 
-// Runs argv (no shell) with `env` changes (empty value = unset), stdout and stderr captured.
+// Runs argv (no shell, argv[0] a path) in the temporary directory with `env` changes (empty
+// value = unset), stdin empty, stdout and stderr captured in files: a recording's CLI may leave
+// children holding a pipe.
 Outcome run(const std::vector<std::string>& argv,
-            const std::map<std::string, std::string>& env = {},
-            const fs::path& dir = fs::temp_directory_path()) {
-  static int counter = 0;
-  const fs::path base =
-      fs::temp_directory_path() /
-      ("recorded_set_test_" + std::to_string(::getpid()) + "_" + std::to_string(++counter));
-  const fs::path out_file = base.string() + ".out", err_file = base.string() + ".err";
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    const int o = ::open(out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    const int e = ::open(err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    ::dup2(o, 1);
-    ::dup2(e, 2);
-    const int null = ::open("/dev/null", O_RDONLY);
-    ::dup2(null, 0);
-    if (::chdir(dir.c_str()) != 0) ::_exit(126);
-    for (const auto& [name, value] : env) {
-      if (value.empty()) {
-        ::unsetenv(name.c_str());
-      } else {
-        ::setenv(name.c_str(), value.c_str(), 1);
-      }
-    }
-    std::vector<char*> c_argv;
-    for (const auto& a : argv) c_argv.push_back(const_cast<char*>(a.c_str()));
-    c_argv.push_back(nullptr);
-    ::execvp(c_argv[0], c_argv.data());
-    ::_exit(127);
+            const std::map<std::string, std::string>& env = {}) {
+  const claude::test_support::TempDir output("recorded_set_test");
+  claude::test_support::SpawnRequest request;
+  request.program = argv.front();
+  request.args.assign(argv.begin() + 1, argv.end());
+  for (const auto& [name, value] : env) {
+    if (value.empty())
+      request.unset_env.push_back(name);
+    else
+      request.env[name] = value;
   }
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  Outcome r;
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = slurp(out_file);
-  r.err = slurp(err_file);
-  fs::remove(out_file);
-  fs::remove(err_file);
-  return r;
+  request.cwd = fs::temp_directory_path();
+  request.output_dir = output.path();
+  request.timeout = std::chrono::minutes(15);
+  const auto result = claude::test_support::run_to_completion(request);
+  return {result.status_code(), result.out, result.err};
 }
 
 // The pinned CLI's path, from the idempotent, cached install script.
