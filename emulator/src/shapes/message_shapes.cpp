@@ -216,10 +216,4 @@ std::vector<ShapeFinding> check_message_shapes(const Scenario& scenario, bool st
   return out;
 }
 
-std::vector<std::string> message_shape_versions() {
-  std::vector<std::string> out;
-  for (const auto& table : compiled()) out.push_back(table.cli_version);
-  return out;
-}
-
 }  // namespace claude::emulator

@@ -95,7 +95,6 @@ class Engine {
   std::vector<Output> take_output();
   std::optional<Millis> next_deadline() const;
   bool finished() const { return finished_; }
-  bool stdin_closed() const { return eof_; }
   const Ending& ending() const { return report_.ending; }
   const Report& report() const { return report_; }
 
@@ -137,16 +136,16 @@ class Engine {
   void settle_waits(Millis now);
   bool waits_done(const Step& step) const;
   void mark_done(std::size_t index, Millis now);
-  bool wait_or_fail(const Step* step, std::size_t index, Millis now, Millis since,
-                    std::string_view waiting_for, const Json* expected);
+  // A wait at `index` armed at `since` that timed out or that stdin EOF made hopeless fails the
+  // run; false either way (`request_id`: a request step's id its response must carry).
+  bool wait_or_fail(std::size_t index, Millis now, Millis since, std::string_view request_id = {});
   void complete_prompt(Millis now);
   TranscriptEntry stdin_entry(std::string_view bytes) const;  // an 'i' entry, at now_
   std::optional<Millis> prompt_due() const;
   void write(std::string bytes, std::optional<std::size_t> step,
              Output::Stream stream = Output::Stream::stdout_stream);
-  // Writes the next piece of the chunked send in `chunk_bytes_` (Output::own_write); true while
-  // bytes remain.
-  bool write_next_chunk(const Step& step, std::size_t index);
+  // `value` with the bound variables substituted; nullopt (the run failed) when one is unbound.
+  std::optional<Json> substituted(const Json& value, std::size_t step);
   void write_message(const Json& message, std::optional<std::size_t> step);
   // The first pending line matching `pattern` that arrived after transcript index `after`.
   std::optional<std::deque<Pending>::iterator> find_match(const Json& pattern,
@@ -156,16 +155,20 @@ class Engine {
   bool hold_is_full() const;
   void release(std::deque<Pending>::iterator it);
   void consume(std::deque<Pending>::iterator it, std::size_t step);
+  // `target`: the line (at `target_transcript`) the failure shows against `expected`; without
+  // it, the pending line closest to `expected`.
   void fail(std::string kind, std::optional<std::size_t> step, std::string message,
-            const Json* expected = nullptr, const Json* response_target = nullptr);
+            const Json* expected = nullptr, const Json* target = nullptr,
+            std::size_t target_transcript = 0);
   void end_run(Ending ending);
+  std::vector<std::size_t> unconsumed() const;  // transcript indices of pending SDK lines
   void check_invocation();
   std::string fresh_request_id();
   Json auto_initialize_reply(const Json& request_id) const;
   // Header::lenient: the real CLI's answer to a control request no step expects, if it has one.
   std::optional<Json> lenient_reply(const Json& request, const Json& request_id) const;
   bool environment_has(const std::vector<std::pair<std::string, std::string>>& wanted) const;
-  Millis timeout_of(const Step* step) const;
+  Millis timeout_of(const Step& step) const;
   std::optional<Millis> paced_until(const Step& step) const;
 
   Scenario scenario_;
