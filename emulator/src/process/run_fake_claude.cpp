@@ -87,31 +87,26 @@ bool report_location_writable(const std::string& path) {
   return true;
 }
 
-class Clock {
- public:
-  Millis now() const {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
-                                                                 origin_)
-        .count();
-  }
-
- private:
-  std::chrono::steady_clock::time_point origin_ = std::chrono::steady_clock::now();
-};
+// The engine only measures spans, so any fixed origin will do.
+Millis clock_now() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
 
 class Shell {
  public:
-  Shell(Engine& engine, const Clock& clock) : engine_(engine), clock_(clock) {}
+  explicit Shell(Engine& engine) : engine_(engine) {}
 
   void run() {
-    engine_.start(clock_.now());
+    engine_.start(clock_now());
     flush();
     base::LineBuffer lines;
     auto deliver = [this](const base::LineEvent& event) {
       if (event.kind == base::LineEvent::Kind::oversized) {
-        engine_.on_oversized_line(event.size, clock_.now());
+        engine_.on_oversized_line(event.size, clock_now());
       } else {
-        engine_.on_line(event.text, event.partial, clock_.now());
+        engine_.on_line(event.text, event.partial, clock_now());
       }
       flush();
     };
@@ -120,14 +115,14 @@ class Shell {
       pollfd fds[2] = {{g_signal_pipe[0], POLLIN, 0}, {stdin_open_ ? 0 : -1, POLLIN, 0}};
       int timeout = -1;
       if (auto deadline = engine_.next_deadline()) {
-        timeout = static_cast<int>(std::max<Millis>(0, *deadline - clock_.now()));
+        timeout = static_cast<int>(std::max<Millis>(0, *deadline - clock_now()));
       }
       const int ready = ::poll(fds, 2, timeout);
       if (ready < 0 && errno != EINTR) break;
       if (ready > 0 && (fds[0].revents & POLLIN) != 0) {
         unsigned char signal = 0;
         if (::read(g_signal_pipe[0], &signal, 1) == 1) {
-          engine_.on_terminated(signal, clock_.now());
+          engine_.on_terminated(signal, clock_now());
           break;
         }
       }
@@ -135,17 +130,17 @@ class Shell {
         const ssize_t n = ::read(STDIN_FILENO, chunk.data(), chunk.size());
         const std::string_view bytes(chunk.data(), n > 0 ? static_cast<std::size_t>(n) : 0);
         if (n > 0 && engine_.reads_text_prompt()) {
-          engine_.on_text(bytes, clock_.now());
+          engine_.on_text(bytes, clock_now());
           flush();
         } else if (n > 0) {
           lines.feed(bytes, deliver);
         } else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
           lines.finish(deliver);
           stdin_open_ = false;
-          engine_.on_eof(clock_.now());
+          engine_.on_eof(clock_now());
         }
       }
-      engine_.on_time(clock_.now());
+      engine_.on_time(clock_now());
       flush();
     }
     flush();
@@ -188,12 +183,11 @@ class Shell {
     if (!undelivered_step_) undelivered_step_ = step;
     if (!stdout_broken_) {
       stdout_broken_ = true;
-      engine_.on_stdout_closed(clock_.now());
+      engine_.on_stdout_closed(clock_now());
     }
   }
 
   Engine& engine_;
-  const Clock& clock_;
   std::vector<std::string_view> gathered_;  // the outputs of one write_gathered call
   bool stdin_open_ = true;
   bool stdout_broken_ = false;
@@ -337,7 +331,6 @@ std::optional<std::string> apply_overrides(Scenario& scenario, const Environment
 }  // namespace
 
 int run_fake_claude(std::span<const std::string> args, const Environment& environment) {
-  const Clock clock;
   Invocation invocation = parse_invocation(args);
   if (invocation.help) {
     base::write_all(STDOUT_FILENO, fake_claude_usage());
@@ -456,7 +449,7 @@ int run_fake_claude(std::span<const std::string> args, const Environment& enviro
   options.speed = speed;
   const std::optional<std::string> truncated = loaded.scenario->truncated;
   Engine engine(std::move(*loaded.scenario), std::move(invocation), environment, options);
-  Shell shell(engine, clock);
+  Shell shell(engine);
   shell.run();
 
   const Report* verdict = &engine.report();
