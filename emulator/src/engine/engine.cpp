@@ -187,20 +187,16 @@ void Engine::start(Millis now) {
 }
 
 void Engine::check_invocation() {
+  // The first failure is the verdict: fail() ignores those after it.
   const Header& header = scenario_.header;
-  auto fail_header = [&](std::string kind, std::string message) {
-    fail(std::move(kind), std::nullopt, std::move(message));
-  };
   for (const auto& spec : header.argv_require) {
     if (!invocation_.has(spec)) {
-      fail_header("argv", "argv.require: " + spec + " is not on the command line");
-      return;
+      fail("argv", std::nullopt, "argv.require: " + spec + " is not on the command line");
     }
   }
   for (const auto& spec : header.argv_forbid) {
     if (invocation_.has(spec)) {
-      fail_header("argv", "argv.forbid: " + spec + " is on the command line");
-      return;
+      fail("argv", std::nullopt, "argv.forbid: " + spec + " is on the command line");
     }
   }
   for (const auto& [name, expected] : header.env_require) {
@@ -208,16 +204,15 @@ void Engine::check_invocation() {
     auto it = std::find_if(environment_.begin(), environment_.end(),
                            [&wanted = name](const auto& var) { return var.first == wanted; });
     if (it == environment_.end()) {
-      fail_header("env", "env.require: " + name + " is not set");
-      return;
+      fail("env", std::nullopt, "env.require: " + name + " is not set");
+      continue;
     }
     Bindings scratch;
     const Json actual = it->second;
-    auto result = match(expected, actual, scratch);
-    if (!result.matched) {
-      fail_header("env", "env.require: " + name + "=" + base::dump_json(actual) +
-                             " does not match " + base::dump_json(expected));
-      return;
+    if (!match(expected, actual, scratch).matched) {
+      fail("env", std::nullopt,
+           "env.require: " + name + "=" + base::dump_json(actual) + " does not match " +
+               base::dump_json(expected));
     }
   }
 }
@@ -265,18 +260,18 @@ void Engine::on_line(std::string_view line, bool partial, Millis now) {
   pending.value = base::parse_json_or_discarded(line);
   pending.json = !pending.value.is_discarded();
   if (pending.json) {
-    for (const Json& pattern : scenario_.header.ignore) {
-      Bindings scratch;
-      if (match(pattern, pending.value, scratch).matched) {
-        if (ignored_kept_ >= kMaxHeldSdkLines) {
-          report_.transcript.pop_back();
-          ++report_.dropped_sdk_lines;
-          return;
-        }
+    Bindings scratch;
+    if (std::ranges::any_of(scenario_.header.ignore, [&](const Json& pattern) {
+          return match(pattern, pending.value, scratch).matched;
+        })) {
+      if (ignored_kept_ < kMaxHeldSdkLines) {
         ++ignored_kept_;
         report_.transcript[index].ignored = true;
-        return;
+      } else {
+        report_.transcript.pop_back();
+        ++report_.dropped_sdk_lines;
       }
+      return;
     }
     const Json& v = pending.value;
     const bool jsonrpc = scenario_.header.protocol == Dialect::jsonrpc;
@@ -462,11 +457,14 @@ void Engine::on_time(Millis now) {
   if (!finished_) advance(now);
 }
 
+std::optional<std::size_t> Engine::current_step() const {
+  return cursor_ < scenario_.steps.size() ? std::optional<std::size_t>(cursor_) : std::nullopt;
+}
+
 void Engine::on_stdout_closed(Millis now) {
   now_ = now;
   if (finished_) return;
-  const std::optional<std::size_t> step =
-      cursor_ < scenario_.steps.size() ? std::optional<std::size_t>(cursor_) : std::nullopt;
+  const std::optional<std::size_t> step = current_step();
   fail("stdout_closed", step,
        "stdout was closed by the SDK (EPIPE) while the fake was writing" +
            (step ? " at step " + describe_step(scenario_.steps[*step]) : std::string()));
@@ -475,8 +473,7 @@ void Engine::on_stdout_closed(Millis now) {
 void Engine::on_terminated(int signal, Millis now) {
   now_ = now;
   if (finished_) return;
-  const std::optional<std::size_t> step =
-      cursor_ < scenario_.steps.size() ? std::optional<std::size_t>(cursor_) : std::nullopt;
+  const std::optional<std::size_t> step = current_step();
   fail("terminated", step,
        "terminated by signal " + std::to_string(signal) +
            (step ? " while at step " + describe_step(scenario_.steps[*step])
@@ -511,16 +508,6 @@ std::optional<Millis> Engine::next_deadline() const {
     consider(entered_at_ + timeout_of(step));
   }
   return due;
-}
-
-std::optional<std::deque<Engine::Pending>::iterator> Engine::find_match(
-    const Json& pattern, std::optional<std::size_t> after) {
-  for (auto it = pending_.begin(); it != pending_.end(); ++it) {
-    if (!it->json || it->prompt) continue;
-    if (after && it->transcript <= *after) continue;
-    if (match(pattern, it->value, bindings_).matched) return it;
-  }
-  return std::nullopt;
 }
 
 void Engine::consume(std::deque<Pending>::iterator it, std::size_t step) {
@@ -575,7 +562,7 @@ void Engine::advance(Millis now) {
       entered_at_ = now;
     }
     if (causal() && is_wait(step.verb)) {
-      arm(cursor_, {}, now);
+      open_waits_.push_back(OpenWait{cursor_, now, {}});
     } else {
       if (causal() && !waits_done(step)) return;
       if (!run_step(step, cursor_, now)) return;
@@ -602,10 +589,6 @@ bool Engine::waits_done(const Step& step) const {
   return std::all_of(step.waits_for.begin(), step.waits_for.end(), [&](std::size_t wait) {
     return report_.steps[wait].status == StepStatus::done;
   });
-}
-
-void Engine::arm(std::size_t index, std::string request_id, Millis now) {
-  open_waits_.push_back(OpenWait{index, now, std::move(request_id)});
 }
 
 void Engine::settle_waits(Millis now) {
@@ -742,7 +725,8 @@ bool Engine::run_step(Step& step, std::size_t index, Millis now) {
         write_message(message, index);
         if (!step.response) return true;
         if (causal()) {
-          arm(index, id, now);  // its response is awaited without holding up later steps
+          // Its response is awaited without holding up later steps.
+          open_waits_.push_back(OpenWait{index, now, id});
           return true;
         }
         awaited_request_id_ = id;
@@ -833,9 +817,12 @@ bool Engine::try_wait(const Step& step, std::size_t index) {
           }
         }
       }
-      if (auto found = find_match(step.value, after)) {
-        consume(*found, index);
-        return true;
+      for (auto it = pending_.begin(); it != pending_.end(); ++it) {
+        if (!it->json || it->prompt || (after && it->transcript <= *after)) continue;
+        if (match(step.value, it->value, bindings_).matched) {
+          consume(it, index);
+          return true;
+        }
       }
       return false;
     }

@@ -404,17 +404,10 @@ int run_fake_claude(std::span<const std::string> args, const Environment& enviro
     }
     return 1;
   }
-  LoadResult loaded;
-  loaded.errors = std::move(parts.errors);
-  if (parts.ok()) {
-    // A one-part scenario is played by every run; part N of a multi-run one by run N.
-    const std::size_t part = parts.parts.size() == 1 ? 0 : run_number - 1;
-    loaded.scenario = std::move(parts.parts[part]);
-  }
-  if (!loaded.ok()) {
+  if (!parts.ok()) {
     Json errors = Json::array();
     std::string text = "fake-claude: bad scenario " + path + "\n";
-    for (const auto& e : loaded.errors) {
+    for (const auto& e : parts.errors) {
       text += "  " + e.to_string() + "\n";
       errors.push_back(Json::object({{"file", e.file}, {"line", e.line}, {"reason", e.reason}}));
     }
@@ -428,17 +421,19 @@ int run_fake_claude(std::span<const std::string> args, const Environment& enviro
     }
     return kExitUsage;
   }
+  // A one-part scenario is played by every run; part N of a multi-run one by run N.
+  Scenario& scenario = parts.parts[parts.parts.size() == 1 ? 0 : run_number - 1];
   if (!report_path.empty() && !report_location_writable(report_path)) return kExitUsage;
   // Read argv again by the option table of the version the scenario emulates: an option that
   // CLI does not know (or a missing or invalid option-argument) ends the run as the CLI ends it.
-  const Header& header = loaded.scenario->header;
+  const Header& header = scenario.header;
   invocation = parse_invocation(
       args, emulated_cli_options(header.cli_version),
       header.accept_unknown_options ? UnknownOptions::accept : UnknownOptions::reject);
   if (invocation.cli_error) {
-    return reject_command_line(*loaded.scenario, invocation, report_path, environment);
+    return reject_command_line(scenario, invocation, report_path, environment);
   }
-  if (auto problem = apply_overrides(*loaded.scenario, environment)) {
+  if (auto problem = apply_overrides(scenario, environment)) {
     base::write_all(STDERR_FILENO, "fake-claude: " + *problem + "\n");
     return kExitUsage;
   }
@@ -447,24 +442,14 @@ int run_fake_claude(std::span<const std::string> args, const Environment& enviro
   EngineOptions options;
   options.pid = static_cast<int>(::getpid());
   options.speed = speed;
-  const std::optional<std::string> truncated = loaded.scenario->truncated;
-  Engine engine(std::move(*loaded.scenario), std::move(invocation), environment, options);
+  const std::optional<std::string> truncated = scenario.truncated;
+  Engine engine(std::move(scenario), std::move(invocation), environment, options);
   Shell shell(engine);
   shell.run();
 
-  const Report* verdict = &engine.report();
-  Report amended;
-  if (const auto step = shell.undelivered_step(); step && verdict->passed) {
-    amended = *verdict;
-    fail_undelivered_step(amended, *step);
-    verdict = &amended;
-  }
-  if (truncated) {
-    if (verdict != &amended) amended = *verdict;
-    fail_truncated_recording(amended, *truncated);
-    verdict = &amended;
-  }
-  const Report& report = *verdict;
+  Report report = engine.take_report();
+  if (const auto step = shell.undelivered_step()) fail_undelivered_step(report, *step);
+  if (truncated) fail_truncated_recording(report, *truncated);
   const detail::ReportRedaction redaction(environment);
   // A passing replay leaves the CLI's stderr as the scenario scripted it: SDKs hand that stream
   // to their users, and the live CLI never wrote a verdict there.

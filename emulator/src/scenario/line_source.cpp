@@ -30,9 +30,8 @@ std::optional<std::string> frame_lines(const LineSink& sink, Read read) {
 
 std::optional<std::string> for_each_file_line(const std::filesystem::path& path,
                                               const LineSink& sink) {
-  return frame_lines(sink, [&](const auto& consume) {
-    return base::for_each_input_chunk(path, consume);
-  });
+  return frame_lines(
+      sink, [&](const auto& consume) { return base::for_each_input_chunk(path, consume); });
 }
 
 void for_each_text_line(std::string_view text, const LineSink& sink) {

@@ -108,8 +108,7 @@ void RecordingParser::event(std::size_t line, std::string_view text, bool unterm
     ~StampNewSteps() {
       for (std::size_t i = first; i < steps.size(); ++i) steps[i].recorded_t = t;
     }
-  } stamp{scenario_.steps, scenario_.steps.size(),
-          event["t"].is_number() ? std::optional<double>(event["t"].get<double>()) : std::nullopt};
+  } stamp{scenario_.steps, scenario_.steps.size(), event["t"].get<double>()};
   if (auto dir = event.find("dir"); dir != event.end()) {
     if (*dir != "in" && *dir != "out" && *dir != "err") {
       return error(line, "\"dir\" must be \"in\", \"out\" or \"err\"");

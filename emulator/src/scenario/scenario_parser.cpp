@@ -249,16 +249,12 @@ void ScenarioParser::step(std::size_t line, Json s) {
                     "kill, hang");
     return;
   }
+  std::vector<std::string> known(std::begin(kOrderModifiers), std::end(kOrderModifiers));
+  for (const auto& modifier : spec->modifiers) {
+    if (!modifier.empty()) known.emplace_back(modifier);
+  }
   for (auto it = s.begin(); it != s.end(); ++it) {
-    if (it.key() == spec->key) continue;
-    if (std::find(spec->modifiers.begin(), spec->modifiers.end(), it.key()) ==
-            spec->modifiers.end() &&
-        std::find(std::begin(kOrderModifiers), std::end(kOrderModifiers), it.key()) ==
-            std::end(kOrderModifiers)) {
-      std::vector<std::string> known(std::begin(kOrderModifiers), std::end(kOrderModifiers));
-      for (const auto& modifier : spec->modifiers) {
-        if (!modifier.empty()) known.emplace_back(modifier);
-      }
+    if (it.key() != spec->key && std::ranges::find(known, it.key()) == known.end()) {
       return error(line, "unknown field '" + it.key() + "' for verb '" + std::string(spec->key) +
                              "'" + did_you_mean(it.key(), known));
     }
@@ -269,7 +265,6 @@ void ScenarioParser::step(std::size_t line, Json s) {
   step.verb = spec->verb;
   step.line = line;
   Json& arg = s[std::string(spec->key)];
-  const Dialect dialect = scenario_.header.protocol;
 
   if (auto it = s.find("within_ms"); it != s.end()) {
     auto ms = non_negative_ms(*it);
@@ -363,7 +358,7 @@ void ScenarioParser::step(std::size_t line, Json s) {
       break;
     case Verb::request: {
       if (!arg.is_object()) return error(line, "'request' takes an object");
-      const char* key = dialect == Dialect::jsonrpc ? "method" : "subtype";
+      const char* key = scenario_.header.protocol == Dialect::jsonrpc ? "method" : "subtype";
       if (!arg.contains(key) || !arg[key].is_string()) {
         return error(line, std::string("'request' needs a string '") + key + "'");
       }
