@@ -57,8 +57,7 @@ void collect_suite(const ReportSource& source, std::vector<CaseView>& cases) {
     view.description = string_member(c, "description");
     view.verdict = lower(string_member(c, "verdict"));
     view.baselined = string_member(c, "baselined");
-    const auto stale = c.find("stale");
-    view.stale = stale != c.end() && stale->is_boolean() && stale->get<bool>();
+    view.stale = c.contains("stale") && c["stale"] == true;
     if (const auto s = c.find("seconds"); s != c.end() && s->is_number()) view.seconds = *s;
     if (const auto f = c.find("findings"); f != c.end() && f->is_array()) {
       for (const auto& finding : *f) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <numeric>
 #include <vector>
 
 #include "case_view.hpp"
@@ -127,7 +128,7 @@ RenderedReport render_html_report(const std::vector<ReportSource>& sources,
   // Failing cases first, and only they at first when there are any: that is what the reader
   // opened the page for. Anchors keep the input order (case-N is the N-th case read).
   std::vector<std::size_t> order(cases.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::iota(order.begin(), order.end(), std::size_t{0});
   std::stable_partition(order.begin(), order.end(),
                         [&](std::size_t i) { return cases[i].failing(); });
   const bool any_failing = rendered.failing_cases > 0;

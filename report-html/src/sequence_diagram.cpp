@@ -93,22 +93,17 @@ void describe(Entry& e) {
     }
   } else if (const std::string subtype = string_member(j, "subtype"); !subtype.empty()) {
     e.label += "/" + subtype;
-    const auto is_error = j.find("is_error");
     e.failed = type == "result" &&
-               ((is_error != j.end() && is_error->is_boolean() && is_error->get<bool>()) ||
-                subtype.starts_with("error"));
+               ((j.contains("is_error") && j["is_error"] == true) || subtype.starts_with("error"));
   }
   if (!e.request_id.empty()) e.label += " #" + shorten(e.request_id, 8);
 }
 
 std::optional<std::size_t> closest_index(const Json& report) {
-  const auto failure = report.find("failure");
-  if (failure == report.end() || !failure->is_object()) return std::nullopt;
-  const auto closest = failure->find("closest");
-  if (closest == failure->end() || !closest->is_object()) return std::nullopt;
-  const auto index = closest->find("transcript_index");
-  if (index == closest->end() || !index->is_number_unsigned()) return std::nullopt;
-  return index->get<std::size_t>();
+  // contains() is false, never a throw, where a member on the way is missing or no object.
+  static const Json::json_pointer kIndex("/failure/closest/transcript_index");
+  if (!report.contains(kIndex) || !report.at(kIndex).is_number_unsigned()) return std::nullopt;
+  return report.at(kIndex).get<std::size_t>();
 }
 
 std::string number(double value) {
@@ -143,9 +138,7 @@ std::string sequence_diagram_svg(const Json& fake_report, std::string_view ancho
       last_t = e.t_ms;
       e.dir = string_member(item, "dir");
       e.line = string_member(item, "line");
-      const auto auto_answered = item.find("auto_answered");
-      e.auto_answered =
-          auto_answered != item.end() && auto_answered->is_boolean() && auto_answered->get<bool>();
+      e.auto_answered = item.contains("auto_answered") && item["auto_answered"] == true;
       describe(e);
       entries.push_back(std::move(e));
     }

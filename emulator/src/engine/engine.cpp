@@ -32,8 +32,35 @@ bool is_string_equal(const Json* value, std::string_view text) {
   return value != nullptr && value->is_string() && value->get_ref<const std::string&>() == text;
 }
 
+// The id of an SDK request (a control_request, or a JSON-RPC call); nullptr for other lines.
+const Json* request_id_of(const Json& line, bool jsonrpc) {
+  if (jsonrpc) return member(line, "method") != nullptr ? member(line, "id") : nullptr;
+  return is_string_equal(member(line, "type"), "control_request") ? member(line, "request_id")
+                                                                  : nullptr;
+}
+
+// The id of the request a response line answers; nullptr for other lines.
+const Json* response_id_of(const Json& line, bool jsonrpc) {
+  if (jsonrpc) return member(line, "method") == nullptr ? member(line, "id") : nullptr;
+  const Json* response = is_string_equal(member(line, "type"), "control_response")
+                             ? member(line, "response")
+                             : nullptr;
+  return response != nullptr ? member(*response, "request_id") : nullptr;
+}
+
 std::string describe_step(const Step& step) {
   return std::string(verb_name(step.verb)) + " (line " + std::to_string(step.line) + ")";
+}
+
+// The success answer to SDK request `id`, in the scenario's dialect.
+Json success_reply(Dialect dialect, const Json& id, Json payload) {
+  if (dialect == Dialect::jsonrpc) {
+    return Json::object({{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(payload)}});
+  }
+  return Json::object({{"type", "control_response"},
+                       {"response", Json::object({{"subtype", "success"},
+                                                  {"request_id", id},
+                                                  {"response", std::move(payload)}})}});
 }
 
 bool ends_run(Verb verb) {
@@ -91,15 +118,17 @@ std::string Engine::fresh_request_id() {
 }
 
 std::optional<Millis> Engine::paced_until(const Step& step) const {
-  if (options_.speed <= 0 || !step.recorded_t) return std::nullopt;
+  // A recording's steps that write or end are paced (it has no request, respond or sleep steps).
+  if (is_wait(step.verb) || step.verb == Verb::hang || options_.speed <= 0 || !step.recorded_t) {
+    return std::nullopt;
+  }
   const double gap_s = *step.recorded_t - anchor_recorded_;
   if (gap_s <= 0) return std::nullopt;
   return anchor_live_ + static_cast<Millis>(std::llround(gap_s * 1000.0 / options_.speed));
 }
 
-Millis Engine::timeout_of(const Step* step) const {
-  if (step != nullptr && step->within_ms) return *step->within_ms;
-  return scenario_.header.timeout_ms;
+Millis Engine::timeout_of(const Step& step) const {
+  return step.within_ms.value_or(scenario_.header.timeout_ms);
 }
 
 void Engine::write(std::string bytes, std::optional<std::size_t> step, Output::Stream stream) {
@@ -116,16 +145,12 @@ void Engine::write(std::string bytes, std::optional<std::size_t> step, Output::S
   output_.push_back(Output{stream, std::move(bytes), step});
 }
 
-bool Engine::write_next_chunk(const Step& step, std::size_t index) {
-  // Past the listed sizes, the rest goes in one piece.
-  const std::size_t n =
-      chunk_next_ < step.chunks.size() ? step.chunks[chunk_next_] : chunk_bytes_.size();
-  ++chunk_next_;
-  std::string piece = chunk_bytes_.substr(0, n);
-  chunk_bytes_.erase(0, std::min(n, chunk_bytes_.size()));
-  write(std::move(piece), index);
-  output_.back().own_write = true;
-  return !chunk_bytes_.empty();
+std::optional<Json> Engine::substituted(const Json& value, std::size_t step) {
+  std::vector<std::string> unbound;
+  Json out = substitute(value, bindings_, &unbound);
+  if (unbound.empty()) return out;
+  fail("unbound_variable", step, "variable '" + unbound.front() + "' is not bound");
+  return std::nullopt;
 }
 
 void Engine::write_message(const Json& message, std::optional<std::size_t> step) {
@@ -150,13 +175,7 @@ Json Engine::auto_initialize_reply(const Json& request_id) const {
     payload["claude_code_version"] = scenario_.header.cli_version;
     payload["current_permission_mode"] = "default";
   }
-  if (scenario_.header.protocol == Dialect::jsonrpc) {
-    return Json::object({{"jsonrpc", "2.0"}, {"id", request_id}, {"result", std::move(payload)}});
-  }
-  return Json::object({{"type", "control_response"},
-                       {"response", Json::object({{"subtype", "success"},
-                                                  {"request_id", request_id},
-                                                  {"response", std::move(payload)}})}});
+  return success_reply(scenario_.header.protocol, request_id, std::move(payload));
 }
 
 void Engine::start(Millis now) {
@@ -168,20 +187,16 @@ void Engine::start(Millis now) {
 }
 
 void Engine::check_invocation() {
+  // The first failure is the verdict: fail() ignores those after it.
   const Header& header = scenario_.header;
-  auto fail_header = [&](std::string kind, std::string message) {
-    fail(std::move(kind), std::nullopt, std::move(message));
-  };
   for (const auto& spec : header.argv_require) {
     if (!invocation_.has(spec)) {
-      fail_header("argv", "argv.require: " + spec + " is not on the command line");
-      return;
+      fail("argv", std::nullopt, "argv.require: " + spec + " is not on the command line");
     }
   }
   for (const auto& spec : header.argv_forbid) {
     if (invocation_.has(spec)) {
-      fail_header("argv", "argv.forbid: " + spec + " is on the command line");
-      return;
+      fail("argv", std::nullopt, "argv.forbid: " + spec + " is on the command line");
     }
   }
   for (const auto& [name, expected] : header.env_require) {
@@ -189,16 +204,15 @@ void Engine::check_invocation() {
     auto it = std::find_if(environment_.begin(), environment_.end(),
                            [&wanted = name](const auto& var) { return var.first == wanted; });
     if (it == environment_.end()) {
-      fail_header("env", "env.require: " + name + " is not set");
-      return;
+      fail("env", std::nullopt, "env.require: " + name + " is not set");
+      continue;
     }
     Bindings scratch;
     const Json actual = it->second;
-    auto result = match(expected, actual, scratch);
-    if (!result.matched) {
-      fail_header("env", "env.require: " + name + "=" + base::dump_json(actual) +
-                             " does not match " + base::dump_json(expected));
-      return;
+    if (!match(expected, actual, scratch).matched) {
+      fail("env", std::nullopt,
+           "env.require: " + name + "=" + base::dump_json(actual) + " does not match " +
+               base::dump_json(expected));
     }
   }
 }
@@ -246,30 +260,27 @@ void Engine::on_line(std::string_view line, bool partial, Millis now) {
   pending.value = base::parse_json_or_discarded(line);
   pending.json = !pending.value.is_discarded();
   if (pending.json) {
-    for (const Json& pattern : scenario_.header.ignore) {
-      Bindings scratch;
-      if (match(pattern, pending.value, scratch).matched) {
-        if (ignored_kept_ >= kMaxHeldSdkLines) {
-          report_.transcript.pop_back();
-          ++report_.dropped_sdk_lines;
-          return;
-        }
+    Bindings scratch;
+    if (std::ranges::any_of(scenario_.header.ignore, [&](const Json& pattern) {
+          return match(pattern, pending.value, scratch).matched;
+        })) {
+      if (ignored_kept_ < kMaxHeldSdkLines) {
         ++ignored_kept_;
         report_.transcript[index].ignored = true;
-        return;
+      } else {
+        report_.transcript.pop_back();
+        ++report_.dropped_sdk_lines;
       }
+      return;
     }
     const Json& v = pending.value;
     const bool jsonrpc = scenario_.header.protocol == Dialect::jsonrpc;
-    const Json* id = jsonrpc ? member(v, "id") : member(v, "request_id");
-    bool is_initialize = false;
-    if (id != nullptr && jsonrpc) {
-      is_initialize = is_string_equal(member(v, "method"), "initialize");
-    } else if (id != nullptr && is_string_equal(member(v, "type"), "control_request")) {
-      const Json* request = member(v, "request");
-      is_initialize =
-          request != nullptr && is_string_equal(member(*request, "subtype"), "initialize");
-    }
+    const Json* id = request_id_of(v, jsonrpc);
+    const Json* request = member(v, "request");
+    const bool is_initialize =
+        id != nullptr && (jsonrpc ? is_string_equal(member(v, "method"), "initialize")
+                                  : request != nullptr &&
+                                        is_string_equal(member(*request, "subtype"), "initialize"));
     // An automatic reply waits for a chunked send in progress to finish.
     auto auto_reply = [&](const Json& reply) {
       pending.auto_answered = true;
@@ -283,10 +294,8 @@ void Engine::on_line(std::string_view line, bool partial, Millis now) {
       }
     };
     if (is_initialize && scenario_.header.auto_initialize) auto_reply(auto_initialize_reply(*id));
-    if (!pending.auto_answered && scenario_.header.lenient && !jsonrpc && id != nullptr &&
-        is_string_equal(member(v, "type"), "control_request")) {
+    if (!pending.auto_answered && scenario_.header.lenient && !jsonrpc && id != nullptr) {
       if (auto reply = lenient_reply(v, *id)) {
-        const Json* request = member(v, "request");
         report_.notes.push_back(
             "SDK line " + std::to_string(index + 1) + ": " +
             base::dump_json(*member(*request, "subtype")) +
@@ -295,17 +304,9 @@ void Engine::on_line(std::string_view line, bool partial, Millis now) {
         auto_reply(*reply);
       }
     }
-    const Json* response_id = nullptr;
-    if (jsonrpc) {
-      if (member(v, "method") == nullptr) response_id = member(v, "id");
-    } else if (is_string_equal(member(v, "type"), "control_response")) {
-      if (const Json* response = member(v, "response"))
-        response_id = member(*response, "request_id");
-    }
-    if (response_id != nullptr && response_id->is_string() &&
-        own_request_ids_.contains(response_id->get_ref<const std::string&>())) {
-      pending.own_response = true;
-    }
+    const Json* response_id = response_id_of(v, jsonrpc);
+    pending.own_response = response_id != nullptr && response_id->is_string() &&
+                           own_request_ids_.contains(response_id->get_ref<const std::string&>());
   }
   hold(std::move(pending));
   advance(now);
@@ -349,12 +350,9 @@ void Engine::fail_if_unexpected(std::size_t transcript) {
                         (it->json ? ": " : ", it is not JSON: ") + line;
   message += closest ? "; closest step: " + describe_step(scenario_.steps[*closest])
                      : std::string("; no expect is left to take it");
-  const Json* expected = closest ? &scenario_.steps[*closest].value : nullptr;
-  const Json value = it->value;
-  fail("unexpected", closest, std::move(message), expected);
-  if (report_.failure && closest && it->json) {
-    report_.failure->closest = ClosestLine{transcript, differences(*expected, value, bindings_)};
-  }
+  fail("unexpected", closest, std::move(message),
+       closest ? &scenario_.steps[*closest].value : nullptr, it->json ? &it->value : nullptr,
+       transcript);
 }
 
 std::optional<Json> Engine::lenient_reply(const Json& message, const Json& request_id) const {
@@ -379,12 +377,8 @@ std::optional<Json> Engine::lenient_reply(const Json& message, const Json& reque
   if (*subtype == "initialize") return auto_initialize_reply(request_id);
   // CLI 2.1.332 with no turn running: success, nothing queued (its reply to a live interrupt
   // lists the prompts still queued in the same field).
-  return Json::object(
-      {{"type", "control_response"},
-       {"response",
-        Json::object({{"subtype", "success"},
-                      {"request_id", request_id},
-                      {"response", Json::object({{"still_queued", Json::array()}})}})}});
+  return success_reply(Dialect::stream_json, request_id,
+                       Json::object({{"still_queued", Json::array()}}));
 }
 
 bool Engine::environment_has(const std::vector<std::pair<std::string, std::string>>& wanted) const {
@@ -438,9 +432,7 @@ void Engine::on_oversized_line(std::size_t size, Millis now) {
     ++report_.dropped_sdk_lines;
     return;
   }
-  TranscriptEntry entry;
-  entry.t_ms = now - start_;
-  entry.dir = 'i';
+  TranscriptEntry entry = stdin_entry({});
   entry.size = size;
   entry.oversized = true;
   report_.transcript.push_back(std::move(entry));
@@ -465,11 +457,14 @@ void Engine::on_time(Millis now) {
   if (!finished_) advance(now);
 }
 
+std::optional<std::size_t> Engine::current_step() const {
+  return cursor_ < scenario_.steps.size() ? std::optional<std::size_t>(cursor_) : std::nullopt;
+}
+
 void Engine::on_stdout_closed(Millis now) {
   now_ = now;
   if (finished_) return;
-  const std::optional<std::size_t> step =
-      cursor_ < scenario_.steps.size() ? std::optional<std::size_t>(cursor_) : std::nullopt;
+  const std::optional<std::size_t> step = current_step();
   fail("stdout_closed", step,
        "stdout was closed by the SDK (EPIPE) while the fake was writing" +
            (step ? " at step " + describe_step(scenario_.steps[*step]) : std::string()));
@@ -478,8 +473,7 @@ void Engine::on_stdout_closed(Millis now) {
 void Engine::on_terminated(int signal, Millis now) {
   now_ = now;
   if (finished_) return;
-  const std::optional<std::size_t> step =
-      cursor_ < scenario_.steps.size() ? std::optional<std::size_t>(cursor_) : std::nullopt;
+  const std::optional<std::size_t> step = current_step();
   fail("terminated", step,
        "terminated by signal " + std::to_string(signal) +
            (step ? " while at step " + describe_step(scenario_.steps[*step])
@@ -504,26 +498,16 @@ std::optional<Millis> Engine::next_deadline() const {
   if (wake_at_) consider(*wake_at_);
   if (const auto prompt = prompt_due()) consider(*prompt);
   for (const OpenWait& wait : open_waits_) {
-    consider(wait.armed_at + timeout_of(&scenario_.steps[wait.step]));
+    consider(wait.armed_at + timeout_of(scenario_.steps[wait.step]));
   }
   if (!entered_ || wake_at_) return due;
   if (cursor_ >= scenario_.steps.size()) {
     consider(entered_at_ + scenario_.header.timeout_ms);
   } else if (const Step& step = scenario_.steps[cursor_];
              !causal() && (is_wait(step.verb) || step.verb == Verb::request)) {
-    consider(entered_at_ + timeout_of(&step));
+    consider(entered_at_ + timeout_of(step));
   }
   return due;
-}
-
-std::optional<std::deque<Engine::Pending>::iterator> Engine::find_match(
-    const Json& pattern, std::optional<std::size_t> after) {
-  for (auto it = pending_.begin(); it != pending_.end(); ++it) {
-    if (!it->json || it->prompt) continue;
-    if (after && it->transcript <= *after) continue;
-    if (match(pattern, it->value, bindings_).matched) return it;
-  }
-  return std::nullopt;
 }
 
 void Engine::consume(std::deque<Pending>::iterator it, std::size_t step) {
@@ -536,14 +520,8 @@ void Engine::consume(std::deque<Pending>::iterator it, std::size_t step) {
     anchor_live_ = start_ + report_.transcript[it->transcript].t_ms;
     anchor_recorded_ = *t;
   }
-  const Json& v = it->value;
-  const Json* request_id = nullptr;
-  if (scenario_.header.protocol == Dialect::jsonrpc) {
-    if (member(v, "method") != nullptr) request_id = member(v, "id");
-  } else if (is_string_equal(member(v, "type"), "control_request")) {
-    request_id = member(v, "request_id");
-  }
-  if (request_id != nullptr) {
+  if (const Json* request_id =
+          request_id_of(it->value, scenario_.header.protocol == Dialect::jsonrpc)) {
     last_request_id_ = *request_id;
     if (causal()) expect_requests_.emplace_back(step, *request_id);
   }
@@ -584,7 +562,7 @@ void Engine::advance(Millis now) {
       entered_at_ = now;
     }
     if (causal() && is_wait(step.verb)) {
-      arm(cursor_, {}, now);
+      open_waits_.push_back(OpenWait{cursor_, now, {}});
     } else {
       if (causal() && !waits_done(step)) return;
       if (!run_step(step, cursor_, now)) return;
@@ -613,10 +591,6 @@ bool Engine::waits_done(const Step& step) const {
   });
 }
 
-void Engine::arm(std::size_t index, std::string request_id, Millis now) {
-  open_waits_.push_back(OpenWait{index, now, std::move(request_id)});
-}
-
 void Engine::settle_waits(Millis now) {
   // Satisfied waits leave the list; after each one the scan restarts in file order, since a value
   // it bound may let an earlier wait's $var match.
@@ -636,33 +610,30 @@ void Engine::settle_waits(Millis now) {
     }
   }
   for (const OpenWait& wait : open_waits_) {
-    const Step& step = scenario_.steps[wait.step];
-    if (step.verb == Verb::request) {
-      wait_or_fail(&step, wait.step, now, wait.armed_at,
-                   "the response to request " + wait.request_id, &*step.response);
-    } else {
-      wait_or_fail(&step, wait.step, now, wait.armed_at, waiting_for(step, text_prompt_),
-                   step.verb == Verb::expect_eof ? nullptr : &step.value);
-    }
+    wait_or_fail(wait.step, now, wait.armed_at, wait.request_id);
     if (finished_) return;
   }
 }
 
-bool Engine::wait_or_fail(const Step* step, std::size_t index, Millis now, Millis since,
-                          std::string_view waiting_for, const Json* expected) {
-  const std::optional<std::size_t> at =
-      step != nullptr ? std::optional<std::size_t>(index) : std::nullopt;
-  const std::string where = step != nullptr ? describe_step(*step) : std::string("end");
+bool Engine::wait_or_fail(std::size_t index, Millis now, Millis since,
+                          std::string_view request_id) {
+  const Step& step = scenario_.steps[index];
+  const bool request = step.verb == Verb::request;
+  const std::string waiting = request ? "the response to request " + std::string(request_id)
+                                      : waiting_for(step, text_prompt_);
+  const Json* expected = request                         ? &*step.response
+                         : step.verb == Verb::expect_eof ? nullptr
+                                                         : &step.value;
   if (eof_) {
-    fail("eof", at, "stdin was closed while " + where + " waited for " + std::string(waiting_for),
+    fail("eof", index, "stdin was closed while " + describe_step(step) + " waited for " + waiting,
          expected);
     return false;
   }
   const Millis limit = timeout_of(step);
   if (now - since >= limit) {
-    fail("timeout", at,
-         where + " timed out after " + std::to_string(limit) + " ms waiting for " +
-             std::string(waiting_for),
+    fail("timeout", index,
+         describe_step(step) + " timed out after " + std::to_string(limit) + " ms waiting for " +
+             waiting,
          expected);
   }
   return false;
@@ -670,20 +641,10 @@ bool Engine::wait_or_fail(const Step* step, std::size_t index, Millis now, Milli
 
 bool Engine::run_step(Step& step, std::size_t index, Millis now) {
   const bool jsonrpc = scenario_.header.protocol == Dialect::jsonrpc;
-  switch (step.verb) {
-    case Verb::send:
-    case Verb::raw:
-    case Verb::stderr_text:
-    case Verb::exit:
-    case Verb::kill:
-      if (!chunk_bytes_.empty()) break;  // a chunked send resumes after its own gap
-      if (const auto due = paced_until(step); due && now < *due) {
-        wake_at_ = due;
-        return false;
-      }
-      break;
-    default:
-      break;
+  // A chunked send resumes after its own gap.
+  if (const auto due = paced_until(step); due && now < *due && chunk_bytes_.empty()) {
+    wake_at_ = due;
+    return false;
   }
   if (!step.if_env.empty() && !environment_has(step.if_env)) {
     if (std::exchange(if_env_noted_, true)) return true;
@@ -701,13 +662,9 @@ bool Engine::run_step(Step& step, std::size_t index, Millis now) {
           line = std::move(step.text);
           line.pop_back();  // the newline is added back below, within the same capacity
         } else {
-          std::vector<std::string> unbound;
-          Json message = substitute(step.value, bindings_, &unbound);
-          if (!unbound.empty()) {
-            fail("unbound_variable", index, "variable '" + unbound.front() + "' is not bound");
-            return false;
-          }
-          line = base::dump_json(message);
+          auto message = substituted(step.value, index);
+          if (!message) return false;
+          line = base::dump_json(*message);
         }
         line.push_back('\n');
         if (step.chunks.empty()) {
@@ -718,7 +675,13 @@ bool Engine::run_step(Step& step, std::size_t index, Millis now) {
         }
       }
       while (!chunk_bytes_.empty()) {
-        if (write_next_chunk(step, index) && step.gap_ms > 0) {
+        // Past the listed sizes, the rest goes in one piece.
+        const std::size_t n =
+            chunk_next_ < step.chunks.size() ? step.chunks[chunk_next_++] : chunk_bytes_.size();
+        write(chunk_bytes_.substr(0, n), index);
+        output_.back().own_write = true;
+        chunk_bytes_.erase(0, std::min(n, chunk_bytes_.size()));
+        if (!chunk_bytes_.empty() && step.gap_ms > 0) {
           wake_at_ = now + step.gap_ms;
           return false;
         }
@@ -740,24 +703,19 @@ bool Engine::run_step(Step& step, std::size_t index, Millis now) {
     case Verb::expect_prompt:
       if (try_wait(step, index)) return true;
       if (finished_) return false;
-      return wait_or_fail(&step, index, now, entered_at_, waiting_for(step, text_prompt_),
-                          step.verb == Verb::expect_eof ? nullptr : &step.value);
+      return wait_or_fail(index, now, entered_at_);
     case Verb::request: {
       if (!awaited_request_id_) {
-        std::vector<std::string> unbound;
-        Json body = substitute(step.value, bindings_, &unbound);
-        if (!unbound.empty()) {
-          fail("unbound_variable", index, "variable '" + unbound.front() + "' is not bound");
-          return false;
-        }
+        auto body = substituted(step.value, index);
+        if (!body) return false;
         const std::string id = fresh_request_id();
         Json message;
         if (jsonrpc) {
           message = Json::object({{"jsonrpc", "2.0"}, {"id", id}});
-          for (auto it = body.begin(); it != body.end(); ++it) message[it.key()] = it.value();
+          for (auto it = body->begin(); it != body->end(); ++it) message[it.key()] = it.value();
         } else {
           message = Json::object(
-              {{"type", "control_request"}, {"request_id", id}, {"request", std::move(body)}});
+              {{"type", "control_request"}, {"request_id", id}, {"request", std::move(*body)}});
         }
         own_request_ids_.insert(id);
         if (!step.text.empty()) {
@@ -767,7 +725,8 @@ bool Engine::run_step(Step& step, std::size_t index, Millis now) {
         write_message(message, index);
         if (!step.response) return true;
         if (causal()) {
-          arm(index, id, now);  // its response is awaited without holding up later steps
+          // Its response is awaited without holding up later steps.
+          open_waits_.push_back(OpenWait{index, now, id});
           return true;
         }
         awaited_request_id_ = id;
@@ -777,8 +736,7 @@ bool Engine::run_step(Step& step, std::size_t index, Millis now) {
         awaited_request_id_.reset();
         return !finished_;
       }
-      return wait_or_fail(&step, index, now, entered_at_, "the response to request " + id,
-                          &*step.response);
+      return wait_or_fail(index, now, entered_at_, id);
     }
     case Verb::cancel: {
       auto it = std::find_if(request_names_.begin(), request_names_.end(),
@@ -808,17 +766,9 @@ bool Engine::run_step(Step& step, std::size_t index, Millis now) {
       const Json& id = *answered;
       Json message;
       if (step.verb == Verb::respond) {
-        std::vector<std::string> unbound;
-        Json payload = substitute(step.value, bindings_, &unbound);
-        if (!unbound.empty()) {
-          fail("unbound_variable", index, "variable '" + unbound.front() + "' is not bound");
-          return false;
-        }
-        message = jsonrpc ? Json::object({{"jsonrpc", "2.0"}, {"id", id}, {"result", payload}})
-                          : Json::object({{"type", "control_response"},
-                                          {"response", Json::object({{"subtype", "success"},
-                                                                     {"request_id", id},
-                                                                     {"response", payload}})}});
+        auto payload = substituted(step.value, index);
+        if (!payload) return false;
+        message = success_reply(scenario_.header.protocol, id, std::move(*payload));
       } else {
         message = jsonrpc
                       ? Json::object(
@@ -867,9 +817,12 @@ bool Engine::try_wait(const Step& step, std::size_t index) {
           }
         }
       }
-      if (auto found = find_match(step.value, after)) {
-        consume(*found, index);
-        return true;
+      for (auto it = pending_.begin(); it != pending_.end(); ++it) {
+        if (!it->json || it->prompt || (after && it->transcript <= *after)) continue;
+        if (match(step.value, it->value, bindings_).matched) {
+          consume(it, index);
+          return true;
+        }
       }
       return false;
     }
@@ -889,12 +842,8 @@ bool Engine::try_wait(const Step& step, std::size_t index) {
         return true;
       }
       // There is one prompt per process: nothing else can come.
-      const std::size_t transcript = it->transcript;
       fail("mismatch", index, describe_step(step) + ": the prompt does not match", &step.value,
-           &it->value);
-      if (report_.failure && report_.failure->closest) {
-        report_.failure->closest->transcript_index = transcript;
-      }
+           &it->value, it->transcript);
       return false;
     }
     default:
@@ -905,13 +854,8 @@ bool Engine::try_wait(const Step& step, std::size_t index) {
 bool Engine::take_response(const Step& step, std::size_t index, const std::string& id) {
   const bool jsonrpc = scenario_.header.protocol == Dialect::jsonrpc;
   for (auto it = pending_.begin(); it != pending_.end(); ++it) {
-    if (!it->json || !it->own_response) continue;
-    const Json* envelope = jsonrpc ? &it->value : member(it->value, "response");
-    const Json* got = envelope == nullptr ? nullptr
-                      : jsonrpc           ? member(*envelope, "id")
-                                          : member(*envelope, "request_id");
-    if (!is_string_equal(got, id)) continue;
-    const Json target = *envelope;
+    if (!it->own_response || !is_string_equal(response_id_of(it->value, jsonrpc), id)) continue;
+    const Json target = jsonrpc ? it->value : *member(it->value, "response");
     report_.transcript[it->transcript].consumed_by = index;
     const std::size_t transcript = it->transcript;
     release(it);
@@ -919,10 +863,7 @@ bool Engine::take_response(const Step& step, std::size_t index, const std::strin
       fail("mismatch", index,
            describe_step(step) + ": the response to request " + id +
                " does not match expect_response",
-           &*step.response, &target);
-      if (report_.failure && report_.failure->closest) {
-        report_.failure->closest->transcript_index = transcript;
-      }
+           &*step.response, &target, transcript);
     }
     return true;
   }
@@ -948,7 +889,7 @@ std::optional<Json> Engine::take_request_to_answer(std::size_t respond_step) {
 }
 
 void Engine::fail(std::string kind, std::optional<std::size_t> step, std::string message,
-                  const Json* expected, const Json* response_target) {
+                  const Json* expected, const Json* target, std::size_t target_transcript) {
   if (finished_) return;
   Failure failure;
   failure.kind = std::move(kind);
@@ -964,8 +905,8 @@ void Engine::fail(std::string kind, std::optional<std::size_t> step, std::string
                        " unconsumed lines; the awaited line may be among them)";
   }
   if (expected != nullptr) failure.expected = *expected;
-  if (expected != nullptr && response_target != nullptr) {
-    failure.closest = ClosestLine{0, differences(*expected, *response_target, bindings_)};
+  if (expected != nullptr && target != nullptr) {
+    failure.closest = ClosestLine{target_transcript, differences(*expected, *target, bindings_)};
   } else if (expected != nullptr) {
     // The closest candidate: the pending line that satisfies most of the pattern.
     const Pending* best = nullptr;
@@ -989,16 +930,19 @@ void Engine::fail(std::string kind, std::optional<std::size_t> step, std::string
   report_.passed = false;
   report_.ending = Ending{Ending::Kind::exit, 1, 0};
   finished_ = true;
+  report_.leftover = unconsumed();
+}
+
+std::vector<std::size_t> Engine::unconsumed() const {
+  std::vector<std::size_t> out;
   for (const Pending& p : pending_) {
-    if (!p.auto_answered && !p.own_response) report_.leftover.push_back(p.transcript);
+    if (!p.auto_answered && !p.own_response) out.push_back(p.transcript);
   }
+  return out;
 }
 
 void Engine::end_run(Ending ending) {
-  std::vector<std::size_t> leftover;
-  for (const Pending& p : pending_) {
-    if (!p.auto_answered && !p.own_response) leftover.push_back(p.transcript);
-  }
+  std::vector<std::size_t> leftover = unconsumed();
   if (scenario_.header.strict && !leftover.empty()) {
     fail("leftover", std::nullopt,
          std::to_string(leftover.size()) +

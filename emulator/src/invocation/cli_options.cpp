@@ -27,10 +27,6 @@ std::optional<std::vector<std::string>> string_list(const Json& json) {
   return out;
 }
 
-struct CompiledTables {
-  std::vector<CliOptionTable> tables;  // oldest version first
-};
-
 std::vector<long> version_numbers(const std::string& version) {
   std::vector<long> out;
   std::size_t start = 0;
@@ -47,16 +43,17 @@ bool older(const std::string& a, const std::string& b) {
   return version_numbers(a) < version_numbers(b);
 }
 
-const CompiledTables& compiled() {
-  static const CompiledTables tables = [] {
-    CompiledTables out;
+// Oldest version first.
+const std::vector<CliOptionTable>& compiled() {
+  static const std::vector<CliOptionTable> tables = [] {
+    std::vector<CliOptionTable> out;
     for (std::string_view text : detail::compiled_cli_option_tables()) {
       std::string error;
       if (auto table = parse_cli_option_table(base::parse_json_or_discarded(text), error)) {
-        out.tables.push_back(std::move(*table));
+        out.push_back(std::move(*table));
       }
     }
-    std::sort(out.tables.begin(), out.tables.end(),
+    std::sort(out.begin(), out.end(),
               [](const auto& a, const auto& b) { return older(a.cli_version, b.cli_version); });
     return out;
   }();
@@ -152,7 +149,7 @@ std::optional<CliOptionTable> parse_cli_option_table(const Json& json, std::stri
 }
 
 const CliOptionTable* cli_option_table(std::string_view cli_version) {
-  for (const auto& table : compiled().tables) {
+  for (const auto& table : compiled()) {
     if (table.cli_version == cli_version) return &table;
   }
   return nullptr;
@@ -160,19 +157,13 @@ const CliOptionTable* cli_option_table(std::string_view cli_version) {
 
 const CliOptionTable& newest_cli_option_table() {
   static const CliOptionTable empty;
-  const auto& tables = compiled().tables;
+  const auto& tables = compiled();
   return tables.empty() ? empty : tables.back();
 }
 
 const CliOptionTable& emulated_cli_options(std::string_view cli_version) {
   const CliOptionTable* table = cli_option_table(cli_version);
   return table != nullptr ? *table : newest_cli_option_table();
-}
-
-std::vector<std::string> cli_option_table_versions() {
-  std::vector<std::string> out;
-  for (const auto& table : compiled().tables) out.push_back(table.cli_version);
-  return out;
 }
 
 }  // namespace claude::emulator

@@ -13,10 +13,6 @@ bool maybe_option(std::string_view arg) {
   return arg.size() > 1 && arg[0] == '-';
 }
 
-std::string missing_argument(const CliOption& option) {
-  return "error: option '" + option.flags + "' argument missing";
-}
-
 std::optional<std::string> invalid_choice(const CliOption& option, const std::string& value) {
   const auto listed = [&value](const std::vector<std::string>& values) {
     return std::find(values.begin(), values.end(), value) != values.end();
@@ -133,7 +129,7 @@ class Parser {
     std::optional<std::string> value;
     if (option.value == CliOption::Value::required) {
       if (pending_.empty()) {
-        fail(missing_argument(option));
+        fail("error: option '" + option.flags + "' argument missing");
       } else {
         value = take();
       }

@@ -350,13 +350,8 @@ std::optional<PatternError> check_pattern(const Json& pattern, PatternNames* nam
 std::string escape_pointer_token(std::string_view token) {
   std::string out;
   for (char c : token) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
+    if (c == '~' || c == '/') out += '~';
+    out += c == '~' ? '0' : c == '/' ? '1' : c;
   }
   return out;
 }

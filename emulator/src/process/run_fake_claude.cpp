@@ -87,31 +87,26 @@ bool report_location_writable(const std::string& path) {
   return true;
 }
 
-class Clock {
- public:
-  Millis now() const {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
-                                                                 origin_)
-        .count();
-  }
-
- private:
-  std::chrono::steady_clock::time_point origin_ = std::chrono::steady_clock::now();
-};
+// The engine only measures spans, so any fixed origin will do.
+Millis clock_now() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
 
 class Shell {
  public:
-  Shell(Engine& engine, const Clock& clock) : engine_(engine), clock_(clock) {}
+  explicit Shell(Engine& engine) : engine_(engine) {}
 
   void run() {
-    engine_.start(clock_.now());
+    engine_.start(clock_now());
     flush();
     base::LineBuffer lines;
     auto deliver = [this](const base::LineEvent& event) {
       if (event.kind == base::LineEvent::Kind::oversized) {
-        engine_.on_oversized_line(event.size, clock_.now());
+        engine_.on_oversized_line(event.size, clock_now());
       } else {
-        engine_.on_line(event.text, event.partial, clock_.now());
+        engine_.on_line(event.text, event.partial, clock_now());
       }
       flush();
     };
@@ -120,14 +115,14 @@ class Shell {
       pollfd fds[2] = {{g_signal_pipe[0], POLLIN, 0}, {stdin_open_ ? 0 : -1, POLLIN, 0}};
       int timeout = -1;
       if (auto deadline = engine_.next_deadline()) {
-        timeout = static_cast<int>(std::max<Millis>(0, *deadline - clock_.now()));
+        timeout = static_cast<int>(std::max<Millis>(0, *deadline - clock_now()));
       }
       const int ready = ::poll(fds, 2, timeout);
       if (ready < 0 && errno != EINTR) break;
       if (ready > 0 && (fds[0].revents & POLLIN) != 0) {
         unsigned char signal = 0;
         if (::read(g_signal_pipe[0], &signal, 1) == 1) {
-          engine_.on_terminated(signal, clock_.now());
+          engine_.on_terminated(signal, clock_now());
           break;
         }
       }
@@ -135,17 +130,17 @@ class Shell {
         const ssize_t n = ::read(STDIN_FILENO, chunk.data(), chunk.size());
         const std::string_view bytes(chunk.data(), n > 0 ? static_cast<std::size_t>(n) : 0);
         if (n > 0 && engine_.reads_text_prompt()) {
-          engine_.on_text(bytes, clock_.now());
+          engine_.on_text(bytes, clock_now());
           flush();
         } else if (n > 0) {
           lines.feed(bytes, deliver);
         } else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
           lines.finish(deliver);
           stdin_open_ = false;
-          engine_.on_eof(clock_.now());
+          engine_.on_eof(clock_now());
         }
       }
-      engine_.on_time(clock_.now());
+      engine_.on_time(clock_now());
       flush();
     }
     flush();
@@ -188,12 +183,11 @@ class Shell {
     if (!undelivered_step_) undelivered_step_ = step;
     if (!stdout_broken_) {
       stdout_broken_ = true;
-      engine_.on_stdout_closed(clock_.now());
+      engine_.on_stdout_closed(clock_now());
     }
   }
 
   Engine& engine_;
-  const Clock& clock_;
   std::vector<std::string_view> gathered_;  // the outputs of one write_gathered call
   bool stdin_open_ = true;
   bool stdout_broken_ = false;
@@ -337,7 +331,6 @@ std::optional<std::string> apply_overrides(Scenario& scenario, const Environment
 }  // namespace
 
 int run_fake_claude(std::span<const std::string> args, const Environment& environment) {
-  const Clock clock;
   Invocation invocation = parse_invocation(args);
   if (invocation.help) {
     base::write_all(STDOUT_FILENO, fake_claude_usage());
@@ -411,17 +404,10 @@ int run_fake_claude(std::span<const std::string> args, const Environment& enviro
     }
     return 1;
   }
-  LoadResult loaded;
-  loaded.errors = std::move(parts.errors);
-  if (parts.ok()) {
-    // A one-part scenario is played by every run; part N of a multi-run one by run N.
-    const std::size_t part = parts.parts.size() == 1 ? 0 : run_number - 1;
-    loaded.scenario = std::move(parts.parts[part]);
-  }
-  if (!loaded.ok()) {
+  if (!parts.ok()) {
     Json errors = Json::array();
     std::string text = "fake-claude: bad scenario " + path + "\n";
-    for (const auto& e : loaded.errors) {
+    for (const auto& e : parts.errors) {
       text += "  " + e.to_string() + "\n";
       errors.push_back(Json::object({{"file", e.file}, {"line", e.line}, {"reason", e.reason}}));
     }
@@ -435,17 +421,19 @@ int run_fake_claude(std::span<const std::string> args, const Environment& enviro
     }
     return kExitUsage;
   }
+  // A one-part scenario is played by every run; part N of a multi-run one by run N.
+  Scenario& scenario = parts.parts[parts.parts.size() == 1 ? 0 : run_number - 1];
   if (!report_path.empty() && !report_location_writable(report_path)) return kExitUsage;
   // Read argv again by the option table of the version the scenario emulates: an option that
   // CLI does not know (or a missing or invalid option-argument) ends the run as the CLI ends it.
-  const Header& header = loaded.scenario->header;
+  const Header& header = scenario.header;
   invocation = parse_invocation(
       args, emulated_cli_options(header.cli_version),
       header.accept_unknown_options ? UnknownOptions::accept : UnknownOptions::reject);
   if (invocation.cli_error) {
-    return reject_command_line(*loaded.scenario, invocation, report_path, environment);
+    return reject_command_line(scenario, invocation, report_path, environment);
   }
-  if (auto problem = apply_overrides(*loaded.scenario, environment)) {
+  if (auto problem = apply_overrides(scenario, environment)) {
     base::write_all(STDERR_FILENO, "fake-claude: " + *problem + "\n");
     return kExitUsage;
   }
@@ -454,24 +442,14 @@ int run_fake_claude(std::span<const std::string> args, const Environment& enviro
   EngineOptions options;
   options.pid = static_cast<int>(::getpid());
   options.speed = speed;
-  const std::optional<std::string> truncated = loaded.scenario->truncated;
-  Engine engine(std::move(*loaded.scenario), std::move(invocation), environment, options);
-  Shell shell(engine, clock);
+  const std::optional<std::string> truncated = scenario.truncated;
+  Engine engine(std::move(scenario), std::move(invocation), environment, options);
+  Shell shell(engine);
   shell.run();
 
-  const Report* verdict = &engine.report();
-  Report amended;
-  if (const auto step = shell.undelivered_step(); step && verdict->passed) {
-    amended = *verdict;
-    fail_undelivered_step(amended, *step);
-    verdict = &amended;
-  }
-  if (truncated) {
-    if (verdict != &amended) amended = *verdict;
-    fail_truncated_recording(amended, *truncated);
-    verdict = &amended;
-  }
-  const Report& report = *verdict;
+  Report report = engine.take_report();
+  if (const auto step = shell.undelivered_step()) fail_undelivered_step(report, *step);
+  if (truncated) fail_truncated_recording(report, *truncated);
   const detail::ReportRedaction redaction(environment);
   // A passing replay leaves the CLI's stderr as the scenario scripted it: SDKs hand that stream
   // to their users, and the live CLI never wrote a verdict there.

@@ -64,13 +64,6 @@ std::string location(const Report& report, std::size_t line) {
 
 }  // namespace
 
-std::string dropped_note(const Report& report) {
-  if (report.dropped_sdk_lines == 0) return {};
-  return std::to_string(report.dropped_sdk_lines) +
-         " SDK line(s) were dropped unread: more unconsumed lines were waiting than fake-claude "
-         "holds (docs/fake-claude.md, \"Limits\"); no step could match them";
-}
-
 Json report_json(const Report& report) {
   Json out = Json::object();
   out["report"] = 1;
@@ -172,7 +165,11 @@ std::string report_text(const Report& report) {
     out += "  … and " + std::to_string(report.leftover.size() - kListedLeftovers) +
            " more lines not consumed (all in the report)\n";
   }
-  if (report.dropped_sdk_lines > 0) out += "  " + dropped_note(report) + "\n";
+  if (report.dropped_sdk_lines > 0) {
+    out += "  " + std::to_string(report.dropped_sdk_lines) +
+           " SDK line(s) were dropped unread: more unconsumed lines were waiting than fake-claude "
+           "holds (docs/fake-claude.md, \"Limits\"); no step could match them\n";
+  }
   return out + notes;
 }
 

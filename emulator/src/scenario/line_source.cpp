@@ -5,41 +5,40 @@
 namespace claude::emulator::detail {
 namespace {
 
-base::LineBufferOptions file_line_options() {
+// Frames the chunks `read` hands to its consumer into numbered lines for `sink`; returns what
+// `read` returns (an I/O error, if any).
+template <typename Read>
+std::optional<std::string> frame_lines(const LineSink& sink, Read read) {
   base::LineBufferOptions options;
   options.max_line_bytes = kMaxFileLineBytes;
   options.skip_blank = false;
-  return options;
+  base::LineBuffer buffer(options);
+  std::size_t line_no = 0;
+  bool go_on = true;
+  auto deliver = [&](const base::LineEvent& event) {
+    if (go_on) go_on = sink(++line_no, event);
+  };
+  auto failed = read([&](std::string_view chunk) {
+    buffer.feed(chunk, deliver);
+    return go_on;
+  });
+  if (!failed && go_on) buffer.finish(deliver);
+  return failed;
 }
 
 }  // namespace
 
 std::optional<std::string> for_each_file_line(const std::filesystem::path& path,
                                               const LineSink& sink) {
-  base::LineBuffer buffer(file_line_options());
-  std::size_t line_no = 0;
-  bool go_on = true;
-  auto deliver = [&](const base::LineEvent& event) {
-    if (go_on) go_on = sink(++line_no, event);
-  };
-  auto failed = base::for_each_input_chunk(path, [&](std::string_view chunk) {
-    buffer.feed(chunk, deliver);
-    return go_on;
-  });
-  if (failed) return failed;
-  if (go_on) buffer.finish(deliver);
-  return std::nullopt;
+  return frame_lines(
+      sink, [&](const auto& consume) { return base::for_each_input_chunk(path, consume); });
 }
 
 void for_each_text_line(std::string_view text, const LineSink& sink) {
-  base::LineBuffer buffer(file_line_options());
-  std::size_t line_no = 0;
-  bool go_on = true;
-  auto deliver = [&](const base::LineEvent& event) {
-    if (go_on) go_on = sink(++line_no, event);
-  };
-  buffer.feed(text, deliver);
-  if (go_on) buffer.finish(deliver);
+  frame_lines(sink, [&](const auto& consume) {
+    consume(text);
+    return std::optional<std::string>();
+  });
 }
 
 }  // namespace claude::emulator::detail

@@ -64,12 +64,11 @@ class Loader {
   }
 
   LoadResult finish(std::optional<std::string> io_error) {
+    LoadResult result;
     if (io_error) {
-      LoadResult result;
       result.errors.push_back(LoadError{file_, 0, *io_error});
       return result;
     }
-    LoadResult result;
     if (auto* scenario = std::get_if<detail::ScenarioParser>(&parser_)) {
       result = scenario->finish();
     } else if (auto* recording = std::get_if<detail::RecordingParser>(&parser_)) {

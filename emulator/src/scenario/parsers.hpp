@@ -26,14 +26,27 @@ std::string quoted_for_terminal(const Json& value);
 // this nor the parser before it found an error, else every error.
 LoadResult resolve_waits(Scenario scenario, std::vector<LoadError> errors);
 
-class ScenarioParser {
+// What both parsers build: the scenario, and the errors found so far.
+class ScenarioBuilder {
  public:
-  explicit ScenarioParser(std::string file);
+  void error(std::size_t line, std::string reason) {
+    errors_.push_back(LoadError{scenario_.file, line, std::move(reason)});
+  }
+  LoadResult finish() { return resolve_waits(std::move(scenario_), std::move(errors_)); }
+
+ protected:
+  explicit ScenarioBuilder(std::string file) { scenario_.file = std::move(file); }
+
+  Scenario scenario_;
+  std::vector<LoadError> errors_;
+};
+
+class ScenarioParser : public ScenarioBuilder {
+ public:
+  explicit ScenarioParser(std::string file) : ScenarioBuilder(std::move(file)) {}
   void header(std::size_t line, const Json& header);
   // Takes the step by value: its strings and values move into the Step (raw steps are large).
   void step(std::size_t line, Json step);
-  void error(std::size_t line, std::string reason);
-  LoadResult finish();
 
  private:
   bool require_known(std::size_t line, const Json& value, const PatternNames& names);
@@ -41,14 +54,12 @@ class ScenarioParser {
   bool check_pattern_at(std::size_t line, const Json& pattern, std::string_view what,
                         bool allow_captures);
 
-  Scenario scenario_;
-  std::vector<LoadError> errors_;
   std::set<std::string, std::less<>> defined_;  // captures and request names so far
   bool after_end_ = false;                      // an exit/kill/hang step was seen
   bool seen_expect_ = false;
 };
 
-class RecordingParser {
+class RecordingParser : public ScenarioBuilder {
  public:
   explicit RecordingParser(std::string file);
   void header(std::size_t line, const Json& header);
@@ -63,11 +74,10 @@ class RecordingParser {
   // An output step (send, raw, stderr) of the CLI: its causal dependency, then the step.
   void add_output(Step step, const std::string* reply_to);
   void expect_recorded_prompt(std::size_t line);
+  // A step of the session's end (or stdin EOF), after the print-mode prompt if any.
+  Step& add_step(std::size_t line, Verb verb);
   void order_among_turns(Step& step, const Json& message, const std::string& label);
-  void error(std::size_t line, std::string reason);
 
-  Scenario scenario_;
-  std::vector<LoadError> errors_;
   std::map<std::string, std::string, std::less<>> sdk_request_names_;  // recorded id -> var
   GradingContext grading_;  // what the recording showed so far that grades later SDK lines
   // Causal order: the label of the last SDK line that drives what the CLI writes next (a user

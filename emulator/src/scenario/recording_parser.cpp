@@ -29,16 +29,11 @@ bool sent_from_outside(int signal) {
 
 }  // namespace
 
-RecordingParser::RecordingParser(std::string file) {
-  scenario_.file = std::move(file);
+RecordingParser::RecordingParser(std::string file) : ScenarioBuilder(std::move(file)) {
   scenario_.from_recording = true;
   scenario_.header.auto_initialize = false;  // the recorded reply is replayed instead
   scenario_.header.order = Order::causal;
   scenario_.header.lenient = true;  // the real CLI answers an idle interrupt; so does the replay
-}
-
-void RecordingParser::error(std::size_t line, std::string reason) {
-  errors_.push_back(LoadError{scenario_.file, line, std::move(reason)});
 }
 
 void RecordingParser::header(std::size_t line, const Json& h) {
@@ -113,8 +108,7 @@ void RecordingParser::event(std::size_t line, std::string_view text, bool unterm
     ~StampNewSteps() {
       for (std::size_t i = first; i < steps.size(); ++i) steps[i].recorded_t = t;
     }
-  } stamp{scenario_.steps, scenario_.steps.size(),
-          event["t"].is_number() ? std::optional<double>(event["t"].get<double>()) : std::nullopt};
+  } stamp{scenario_.steps, scenario_.steps.size(), event["t"].get<double>()};
   if (auto dir = event.find("dir"); dir != event.end()) {
     if (*dir != "in" && *dir != "out" && *dir != "err") {
       return error(line, "\"dir\" must be \"in\", \"out\" or \"err\"");
@@ -153,11 +147,7 @@ void RecordingParser::event(std::size_t line, std::string_view text, bool unterm
   }
   if (auto eof = event.find("eof"); eof != event.end()) {
     if (*eof == "in") {
-      expect_recorded_prompt(line);
-      Step step;
-      step.verb = Verb::expect_eof;
-      step.line = line;
-      scenario_.steps.push_back(std::move(step));
+      add_step(line, Verb::expect_eof);
     } else if (*eof != "out" && *eof != "err") {
       error(line, "\"eof\" must be \"in\", \"out\" or \"err\"");
     }
@@ -169,12 +159,7 @@ void RecordingParser::event(std::size_t line, std::string_view text, bool unterm
       return error(line,
                    "\"exit\" must be an integer from 0 to 255, got " + quoted_for_terminal(*code));
     }
-    expect_recorded_prompt(line);
-    Step step;
-    step.verb = Verb::exit;
-    step.line = line;
-    step.number = static_cast<int>(code->get<std::int64_t>() & 0xFF);
-    scenario_.steps.push_back(std::move(step));
+    add_step(line, Verb::exit).number = static_cast<int>(code->get<std::int64_t>() & 0xFF);
     ended_ = true;
     return;
   }
@@ -193,17 +178,11 @@ void RecordingParser::event(std::size_t line, std::string_view text, bool unterm
   if (auto name = event.find("signal"); name != event.end()) {
     auto number = name->is_string() ? signal_number(name->get<std::string>()) : std::nullopt;
     if (!number) return error(line, "unknown signal " + base::dump_json(*name));
-    expect_recorded_prompt(line);
-    Step step;
-    step.line = line;
-    if (sent_from_outside(*number)) {
-      step.verb = Verb::hang;
-    } else {
-      step.verb = Verb::kill;
+    Step& step = add_step(line, sent_from_outside(*number) ? Verb::hang : Verb::kill);
+    if (step.verb == Verb::kill) {
       step.number = *number;
       step.text = name->get<std::string>();
     }
-    scenario_.steps.push_back(std::move(step));
     ended_ = true;
     return;
   }
@@ -228,6 +207,14 @@ void RecordingParser::complete_line(std::size_t line, char dir, std::string text
   }
 }
 
+Step& RecordingParser::add_step(std::size_t line, Verb verb) {
+  expect_recorded_prompt(line);
+  Step& step = scenario_.steps.emplace_back();
+  step.verb = verb;
+  step.line = line;
+  return step;
+}
+
 // In print mode the CLI answers the prompt once it has it: everything it writes waits for it.
 void RecordingParser::expect_recorded_prompt(std::size_t line) {
   if (!text_prompt_ || prompt_expected_) return;
@@ -250,13 +237,9 @@ void RecordingParser::add_output(Step step, const std::string* reply_to) {
 }
 
 void RecordingParser::sdk_line(std::size_t line, const std::string& text) {
-  Json message;
-  try {
-    message = base::parse_json(text);
-  } catch (const Json::exception&) {
-    // Not JSON: nothing to generalise; the live SDK is not expected to repeat garbage.
-    return;
-  }
+  Json message = base::parse_json_or_discarded(text);
+  // Not JSON: nothing to generalise; the live SDK is not expected to repeat garbage.
+  if (message.is_discarded()) return;
   Json pattern;
   std::string label;  // set for the lines that drive what the CLI writes next
   if (!message.is_object() || !message.contains("type") || !message["type"].is_string()) {
@@ -324,46 +307,38 @@ void RecordingParser::cli_line(std::size_t line, std::string text, bool partial)
   }
   // Only replies to SDK requests and hook callbacks need rewriting; everything else stays the
   // recorded bytes. The CLI's requests are remembered: they tell what an SDK answer answers.
+  // A line that is not JSON is replayed verbatim like any other.
   if (text.find("\"control_request\"") != std::string::npos) {
-    try {
-      Json message = base::parse_json(text);
-      const Json* id =
-          message.is_object() && message.contains("request_id") ? &message["request_id"] : nullptr;
-      if (id != nullptr && id->is_string() && message.contains("request") &&
-          message["request"].is_object()) {
-        grading_.cli_requests[id->get<std::string>()] = message["request"];
-      }
-      if (map_hook_callback_id(message, grading_)) {
-        step.verb = Verb::send;
-        step.value = std::move(message);
-        add_output(std::move(step), nullptr);
-        return;
-      }
-    } catch (const Json::exception&) {
-      // Falls through: not JSON, so it is replayed verbatim like any other line.
+    Json message = base::parse_json_or_discarded(text);
+    const Json* id = base::member(message, "request_id");
+    const Json* request = base::member(message, "request");
+    if (id != nullptr && id->is_string() && request != nullptr && request->is_object()) {
+      grading_.cli_requests[id->get<std::string>()] = *request;
+    }
+    if (map_hook_callback_id(message, grading_)) {
+      step.verb = Verb::send;
+      step.value = std::move(message);
+      add_output(std::move(step), nullptr);
+      return;
     }
   }
   if (!sdk_request_names_.empty() && text.find("\"control_response\"") != std::string::npos) {
-    try {
-      Json message = base::parse_json(text);
-      Json* id = nullptr;
-      if (message.is_object() && message.value("type", "") == "control_response" &&
-          message.contains("response") && message["response"].is_object() &&
-          message["response"].contains("request_id")) {
-        id = &message["response"]["request_id"];
+    Json message = base::parse_json_or_discarded(text);
+    Json* id = nullptr;
+    if (message.is_object() && message.value("type", "") == "control_response" &&
+        message.contains("response") && message["response"].is_object() &&
+        message["response"].contains("request_id")) {
+      id = &message["response"]["request_id"];
+    }
+    if (id != nullptr && id->is_string()) {
+      if (auto it = sdk_request_names_.find(id->get_ref<const std::string&>());
+          it != sdk_request_names_.end()) {
+        *id = "${" + it->second + "}";
+        step.verb = Verb::send;
+        step.value = std::move(message);
+        add_output(std::move(step), &it->second);
+        return;
       }
-      if (id != nullptr && id->is_string()) {
-        if (auto it = sdk_request_names_.find(id->get_ref<const std::string&>());
-            it != sdk_request_names_.end()) {
-          *id = "${" + it->second + "}";
-          step.verb = Verb::send;
-          step.value = std::move(message);
-          add_output(std::move(step), &it->second);
-          return;
-        }
-      }
-    } catch (const Json::exception&) {
-      // Falls through: not JSON, so it is replayed verbatim like any other line.
     }
   }
   step.verb = Verb::send;
@@ -404,7 +379,7 @@ LoadResult RecordingParser::finish() {
                   ": truncated recording: no exit or signal event after this line (the "
                   "recorder stopped before the session ended)";
   }
-  return resolve_waits(std::move(scenario_), std::move(errors_));
+  return ScenarioBuilder::finish();
 }
 
 }  // namespace claude::emulator::detail

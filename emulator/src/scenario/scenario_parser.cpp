@@ -65,14 +65,6 @@ std::optional<Millis> non_negative_ms(const Json& value) {
 
 }  // namespace
 
-ScenarioParser::ScenarioParser(std::string file) {
-  scenario_.file = std::move(file);
-}
-
-void ScenarioParser::error(std::size_t line, std::string reason) {
-  errors_.push_back(LoadError{scenario_.file, line, std::move(reason)});
-}
-
 bool ScenarioParser::check_names_known(std::size_t line, const std::vector<std::string>& names) {
   for (const auto& name : names) {
     if (!defined_.contains(name)) {
@@ -115,47 +107,40 @@ void ScenarioParser::header(std::size_t line, const Json& h) {
       error(line, "unknown header field '" + it.key() + "'" + did_you_mean(it.key(), kHeaderKeys));
     }
   }
-  auto text_field = [&](std::string_view key, std::string& out) {
-    if (auto it = h.find(key); it != h.end()) {
-      if (it->is_string()) {
-        out = it->get<std::string>();
-      } else {
-        error(line, "header '" + std::string(key) + "' must be a string");
-      }
+  // Reads `key` when the header has it; `take` returns false for a value it refuses.
+  auto field = [&](std::string_view key, const std::string& must_be, auto take) {
+    if (auto it = h.find(key); it != h.end() && !take(*it)) {
+      error(line, "header '" + std::string(key) + "' must be " + must_be);
     }
   };
+  auto text_field = [&](std::string_view key, std::string& out) {
+    field(key, "a string", [&](const Json& v) {
+      if (v.is_string()) out = v.get<std::string>();
+      return v.is_string();
+    });
+  };
   auto bool_field = [&](std::string_view key, bool& out) {
-    if (auto it = h.find(key); it != h.end()) {
-      if (it->is_boolean()) {
-        out = it->get<bool>();
-      } else {
-        error(line, "header '" + std::string(key) + "' must be a boolean");
-      }
-    }
+    field(key, "a boolean", [&](const Json& v) {
+      if (v.is_boolean()) out = v.get<bool>();
+      return v.is_boolean();
+    });
   };
   // One of two spellings, each naming a value of an enum.
   auto choice_field = [&]<typename Enum>(std::string_view key, Enum& out, const char* first,
                                          Enum first_value, const char* second, Enum second_value) {
-    if (auto it = h.find(key); it != h.end()) {
-      if (*it == first || *it == second) {
-        out = *it == first ? first_value : second_value;
-      } else {
-        error(line,
-              "header '" + std::string(key) + "' must be \"" + first + "\" or \"" + second + "\"");
-      }
-    }
+    field(key, "\"" + std::string(first) + "\" or \"" + second + "\"", [&](const Json& v) {
+      if (v == first || v == second) out = v == first ? first_value : second_value;
+      return v == first || v == second;
+    });
   };
   text_field("name", header.name);
   text_field("description", header.description);
   text_field("cli_version", header.cli_version);
   // Converted from a recording cut short: the note travels, and this scenario never passes.
-  if (auto it = h.find("truncated"); it != h.end()) {
-    if (it->is_string()) {
-      scenario_.truncated = it->get<std::string>();
-    } else {
-      error(line, "header 'truncated' must be a string (why the recording is incomplete)");
-    }
-  }
+  field("truncated", "a string (why the recording is incomplete)", [&](const Json& v) {
+    if (v.is_string()) scenario_.truncated = v.get<std::string>();
+    return v.is_string();
+  });
   // Printed by `--version` and in verdicts: no terminal escape sequences.
   using Field = std::pair<std::string_view, const std::string*>;
   for (const Field& field :
@@ -169,95 +154,73 @@ void ScenarioParser::header(std::size_t line, const Json& h) {
 
   choice_field("protocol", header.protocol, "stream-json", Dialect::stream_json, "jsonrpc",
                Dialect::jsonrpc);
-  if (auto it = h.find("argv"); it != h.end()) {
-    if (!it->is_object()) {
-      error(line, "header 'argv' must be an object {\"require\":[…],\"forbid\":[…]}");
-    } else {
-      for (auto member = it->begin(); member != it->end(); ++member) {
-        auto* target = member.key() == "require"  ? &header.argv_require
-                       : member.key() == "forbid" ? &header.argv_forbid
-                                                  : nullptr;
-        if (target == nullptr) {
-          error(line, "unknown field 'argv." + member.key() + "'");
-          continue;
-        }
-        if (!member->is_array()) {
-          error(line, "argv." + member.key() + " must be an array of flags");
-          continue;
-        }
-        for (const auto& flag : *member) {
-          if (!flag.is_string() || !flag.get_ref<const std::string&>().starts_with("-")) {
-            error(line, "argv." + member.key() + " holds " + base::dump_json(flag) +
-                            ", expected a flag such as \"--verbose\" or \"--model=x\"");
-          } else {
-            target->push_back(flag.get<std::string>());
-          }
+  field("argv", "an object {\"require\":[…],\"forbid\":[…]}", [&](const Json& argv) {
+    if (!argv.is_object()) return false;
+    for (auto member = argv.begin(); member != argv.end(); ++member) {
+      auto* target = member.key() == "require"  ? &header.argv_require
+                     : member.key() == "forbid" ? &header.argv_forbid
+                                                : nullptr;
+      if (target == nullptr) {
+        error(line, "unknown field 'argv." + member.key() + "'");
+        continue;
+      }
+      if (!member->is_array()) {
+        error(line, "argv." + member.key() + " must be an array of flags");
+        continue;
+      }
+      for (const auto& flag : *member) {
+        if (!flag.is_string() || !flag.get_ref<const std::string&>().starts_with("-")) {
+          error(line, "argv." + member.key() + " holds " + base::dump_json(flag) +
+                          ", expected a flag such as \"--verbose\" or \"--model=x\"");
+        } else {
+          target->push_back(flag.get<std::string>());
         }
       }
     }
-  }
-  if (auto it = h.find("env"); it != h.end()) {
-    const bool shape_ok = it->is_object() && it->size() == 1 && it->contains("require") &&
-                          (*it)["require"].is_object();
-    if (!shape_ok) {
-      error(line, "header 'env' must be {\"require\":{\"NAME\":value-or-pattern}}");
-    } else {
-      for (auto var = (*it)["require"].begin(); var != (*it)["require"].end(); ++var) {
-        if (check_pattern_at(line, var.value(), "env.require." + var.key(), false)) {
-          header.env_require.emplace_back(var.key(), var.value());
-        }
+    return true;
+  });
+  field("env", "{\"require\":{\"NAME\":value-or-pattern}}", [&](const Json& env) {
+    if (env.size() != 1 || !env.contains("require") || !env["require"].is_object()) return false;
+    for (auto var = env["require"].begin(); var != env["require"].end(); ++var) {
+      if (check_pattern_at(line, var.value(), "env.require." + var.key(), false)) {
+        header.env_require.emplace_back(var.key(), var.value());
       }
     }
-  }
-  if (auto it = h.find("auto_initialize"); it != h.end()) {
-    if (it->is_boolean()) {
-      header.auto_initialize = it->get<bool>();
-    } else if (it->is_object()) {
-      header.auto_initialize = true;
-      header.initialize_response = *it;
-    } else {
-      error(line, "header 'auto_initialize' must be true, false or the reply payload object");
-    }
-  }
-  if (auto it = h.find("ignore"); it != h.end()) {
-    if (!it->is_array()) {
-      error(line, "header 'ignore' must be an array of patterns");
-    } else {
-      for (const auto& pattern : *it) {
-        if (check_pattern_at(line, pattern, "ignore pattern", false)) {
-          header.ignore.push_back(pattern);
-        }
+    return true;
+  });
+  field("auto_initialize", "true, false or the reply payload object", [&](const Json& v) {
+    if (v.is_boolean()) header.auto_initialize = v.get<bool>();
+    if (v.is_object()) header.initialize_response = v;  // auto_initialize keeps its default, on
+    return v.is_boolean() || v.is_object();
+  });
+  field("ignore", "an array of patterns", [&](const Json& patterns) {
+    if (!patterns.is_array()) return false;
+    for (const auto& pattern : patterns) {
+      if (check_pattern_at(line, pattern, "ignore pattern", false)) {
+        header.ignore.push_back(pattern);
       }
     }
-  }
-  if (auto it = h.find("unknown_options"); it != h.end()) {
-    if (*it == "accept" || *it == "reject") {
-      header.accept_unknown_options = *it == "accept";
-    } else {
-      error(line,
-            "header 'unknown_options' must be \"reject\" (the default: options the "
-            "emulated CLI version does not know are rejected as it rejects them) or "
-            "\"accept\" (for a fork of the CLI)");
-    }
-  }
+    return true;
+  });
+  field("unknown_options",
+        "\"reject\" (the default: options the emulated CLI version does not know are rejected as "
+        "it rejects them) or \"accept\" (for a fork of the CLI)",
+        [&](const Json& v) {
+          header.accept_unknown_options = v == "accept";
+          return v == "accept" || v == "reject";
+        });
   bool_field("lenient", header.lenient);
   bool_field("strict", header.strict);
-  if (auto it = h.find("timeout_ms"); it != h.end()) {
-    auto ms = non_negative_ms(*it);
-    if (ms && *ms > 0) {
-      header.timeout_ms = *ms;
-    } else {
-      error(line, "header 'timeout_ms' must be a positive integer");
-    }
-  }
+  field("timeout_ms", "a positive integer", [&](const Json& v) {
+    const auto ms = non_negative_ms(v);
+    if (ms && *ms > 0) header.timeout_ms = *ms;
+    return ms && *ms > 0;
+  });
   choice_field("order", header.order, "sequential", Order::sequential, "causal", Order::causal);
-  if (auto it = h.find("driver"); it != h.end()) {
-    if (it->is_object()) {
-      header.driver = *it;
-    } else {
-      error(line, "header 'driver' must be an object");
-    }
-  }
+  field("driver", "an object", [&](const Json& v) {
+    if (v.is_object()) header.driver = v;
+    return v.is_object();
+  });
 }
 
 void ScenarioParser::step(std::size_t line, Json s) {
@@ -286,16 +249,12 @@ void ScenarioParser::step(std::size_t line, Json s) {
                     "kill, hang");
     return;
   }
+  std::vector<std::string> known(std::begin(kOrderModifiers), std::end(kOrderModifiers));
+  for (const auto& modifier : spec->modifiers) {
+    if (!modifier.empty()) known.emplace_back(modifier);
+  }
   for (auto it = s.begin(); it != s.end(); ++it) {
-    if (it.key() == spec->key) continue;
-    if (std::find(spec->modifiers.begin(), spec->modifiers.end(), it.key()) ==
-            spec->modifiers.end() &&
-        std::find(std::begin(kOrderModifiers), std::end(kOrderModifiers), it.key()) ==
-            std::end(kOrderModifiers)) {
-      std::vector<std::string> known(std::begin(kOrderModifiers), std::end(kOrderModifiers));
-      for (const auto& modifier : spec->modifiers) {
-        if (!modifier.empty()) known.emplace_back(modifier);
-      }
+    if (it.key() != spec->key && std::ranges::find(known, it.key()) == known.end()) {
       return error(line, "unknown field '" + it.key() + "' for verb '" + std::string(spec->key) +
                              "'" + did_you_mean(it.key(), known));
     }
@@ -306,24 +265,23 @@ void ScenarioParser::step(std::size_t line, Json s) {
   step.verb = spec->verb;
   step.line = line;
   Json& arg = s[std::string(spec->key)];
-  const Dialect dialect = scenario_.header.protocol;
 
   if (auto it = s.find("within_ms"); it != s.end()) {
     auto ms = non_negative_ms(*it);
     if (!ms || *ms == 0) return error(line, "within_ms must be a positive integer");
     step.within_ms = *ms;
   }
-  if (auto it = s.find("label"); it != s.end()) {
-    if (!it->is_string() || it->get_ref<const std::string&>().empty()) {
-      return error(line, "'label' takes a name");
-    }
-    step.label = it->get<std::string>();
-  }
-  if (auto it = s.find("malformed"); it != s.end()) {
-    if (!it->is_string() || it->get_ref<const std::string&>().empty()) {
-      return error(line, "'malformed' takes the reason the step is meant to be malformed");
-    }
-    step.malformed = it->get<std::string>();
+  // A modifier that takes a non-empty string: false when it is there and is not one.
+  auto name_field = [&](std::string_view key, std::string& out) {
+    auto it = s.find(key);
+    if (it == s.end()) return true;
+    if (!it->is_string() || it->get_ref<const std::string&>().empty()) return false;
+    out = it->get<std::string>();
+    return true;
+  };
+  if (!name_field("label", step.label)) return error(line, "'label' takes a name");
+  if (!name_field("malformed", step.malformed)) {
+    return error(line, "'malformed' takes the reason the step is meant to be malformed");
   }
   if (auto it = s.find("after"); it != s.end()) {
     const bool names =
@@ -400,7 +358,7 @@ void ScenarioParser::step(std::size_t line, Json s) {
       break;
     case Verb::request: {
       if (!arg.is_object()) return error(line, "'request' takes an object");
-      const char* key = dialect == Dialect::jsonrpc ? "method" : "subtype";
+      const char* key = scenario_.header.protocol == Dialect::jsonrpc ? "method" : "subtype";
       if (!arg.contains(key) || !arg[key].is_string()) {
         return error(line, std::string("'request' needs a string '") + key + "'");
       }
@@ -408,13 +366,8 @@ void ScenarioParser::step(std::size_t line, Json s) {
       step.value = std::move(arg);
       // The `as` name is bound to the fresh request id before the reply is matched, so the
       // step's own expect_response may refer to it ({"request_id":{"$var":"perm"}}).
-      if (auto it = s.find("as"); it != s.end()) {
-        if (!it->is_string() || it->get_ref<const std::string&>().empty()) {
-          return error(line, "'as' takes a name");
-        }
-        step.text = it->get<std::string>();
-        defined_.insert(step.text);
-      }
+      if (!name_field("as", step.text)) return error(line, "'as' takes a name");
+      if (!step.text.empty()) defined_.insert(step.text);
       if (auto it = s.find("expect_response"); it != s.end()) {
         if (!check_pattern_at(line, *it, "expect_response pattern", true)) return;
         step.response = std::move(*it);
@@ -470,10 +423,6 @@ void ScenarioParser::step(std::size_t line, Json s) {
     after_end_ = true;
   }
   scenario_.steps.push_back(std::move(step));
-}
-
-LoadResult ScenarioParser::finish() {
-  return resolve_waits(std::move(scenario_), std::move(errors_));
 }
 
 }  // namespace claude::emulator::detail

@@ -27,6 +27,15 @@ Json exactly(const Json& value) {
   return value;
 }
 
+// `pattern` with every member of `object` not named in `skip` added, graded exactly.
+Json with_exact_members(Json pattern, const Json& object,
+                        std::initializer_list<std::string_view> skip = {}) {
+  for (auto it = object.begin(); it != object.end(); ++it) {
+    if (std::ranges::find(skip, it.key()) == skip.end()) pattern[it.key()] = exactly(*it);
+  }
+  return pattern;
+}
+
 Json absent() {
   return Json::object({{"$absent", true}});
 }
@@ -69,21 +78,16 @@ Json graded_content(const Json& content) {
 }
 
 Json graded_user(const Json& message) {
-  Json pattern = Json::object({{"type", "user"}});
-  for (auto it = message.begin(); it != message.end(); ++it) {
-    const std::string& key = it.key();
-    // Rule "per run": session_id (the SDK's "", "default" or the live id), uuid, timestamp.
-    if (key == "type" || key == "session_id" || key == "uuid" || key == "timestamp") continue;
-    if (key == "parent_tool_use_id") continue;  // below
-    if (key == "message" && it->is_object()) {
-      Json body = Json::object();
-      for (auto m = it->begin(); m != it->end(); ++m) {
-        body[m.key()] = m.key() == "content" ? graded_content(*m) : exactly(*m);
-      }
-      pattern["message"] = std::move(body);
-      continue;
+  // Rule "per run": session_id (the SDK's "", "default" or the live id), uuid, timestamp;
+  // parent_tool_use_id is graded with its default below.
+  Json pattern =
+      with_exact_members(Json::object({{"type", "user"}}), message,
+                         {"type", "session_id", "uuid", "timestamp", "parent_tool_use_id"});
+  if (const Json* body = member(message, "message"); body != nullptr && body->is_object()) {
+    pattern["message"] = with_exact_members(Json::object(), *body);
+    if (const Json* content = member(*body, "content")) {
+      pattern["message"]["content"] = graded_content(*content);
     }
-    pattern[key] = exactly(*it);
   }
   grade_defaulted(pattern, message, "parent_tool_use_id", {nullptr});
   return pattern;
@@ -106,11 +110,7 @@ Json graded_hooks(const Json& hooks, GradingContext& context) {
         matchers.push_back(exactly(entry));
         continue;
       }
-      Json graded = Json::object();
-      for (auto e = entry.begin(); e != entry.end(); ++e) {
-        if (e.key() == "matcher" || e.key() == "hookCallbackIds") continue;
-        graded[e.key()] = exactly(*e);
-      }
+      Json graded = with_exact_members(Json::object(), entry, {"matcher", "hookCallbackIds"});
       grade_defaulted(graded, entry, "matcher", {nullptr});
       if (const Json* ids = member(entry, "hookCallbackIds"); ids != nullptr && ids->is_array()) {
         Json captured = Json::array();
@@ -133,14 +133,10 @@ Json graded_hooks(const Json& hooks, GradingContext& context) {
 }
 
 Json graded_initialize(const Json& request, GradingContext& context) {
-  Json pattern = Json::object({{"subtype", "initialize"}});
-  for (auto it = request.begin(); it != request.end(); ++it) {
-    const std::string& key = it.key();
-    // Rule "per SDK": the MCP library's own manifest (protocol version, capabilities, schema
-    // dialect) is not graded; the server names are, through sdkMcpServers.
-    if (key == "subtype" || key == "sdkMcpServerManifests") continue;
-    pattern[key] = exactly(*it);
-  }
+  // Rule "per SDK": the MCP library's own manifest (protocol version, capabilities, schema
+  // dialect) is not graded; the server names are, through sdkMcpServers.
+  Json pattern = with_exact_members(Json::object({{"subtype", "initialize"}}), request,
+                                    {"subtype", "sdkMcpServerManifests"});
   if (const Json* hooks = member(request, "hooks");
       hooks != nullptr && hooks->is_object() && !hooks->empty()) {
     pattern["hooks"] = graded_hooks(*hooks, context);
@@ -167,11 +163,7 @@ Json graded_sdk_request(const Json& message, const std::string& request_capture,
   if (const Json* subtype = member(*request, "subtype");
       subtype == nullptr || *subtype != "initialize") {
     // set_model's model, set_permission_mode's mode, interrupt, …: every parameter exactly.
-    Json graded = Json::object();
-    for (auto it = request->begin(); it != request->end(); ++it) {
-      graded[it.key()] = exactly(*it);
-    }
-    pattern["request"] = std::move(graded);
+    pattern["request"] = with_exact_members(Json::object(), *request);
   } else {
     pattern["request"] = graded_initialize(*request, context);
   }
@@ -179,12 +171,8 @@ Json graded_sdk_request(const Json& message, const std::string& request_capture,
 }
 
 Json graded_permission(const Json& answer, const Json& cli_request) {
-  Json pattern = Json::object();
-  for (auto it = answer.begin(); it != answer.end(); ++it) {
-    // Rule "per SDK": toolUseID echoes the request's tool_use_id; not every SDK sends it.
-    if (it.key() == "toolUseID") continue;
-    pattern[it.key()] = exactly(*it);
-  }
+  // Rule "per SDK": toolUseID echoes the request's tool_use_id; not every SDK sends it.
+  Json pattern = with_exact_members(Json::object(), answer, {"toolUseID"});
   pattern["behavior"] = answer.contains("behavior") ? answer["behavior"] : absent();
   if (!answer.contains("message")) pattern["message"] = omitted_or({""});
   // Rule "omitted updatedInput is the tool's input": the CLI runs the input it asked about.
@@ -217,11 +205,8 @@ Json graded_mcp(const Json& answer, const Json& cli_request) {
   const std::string name =
       method != nullptr && method->is_string() ? method->get<std::string>() : std::string();
   if (result != nullptr && result->is_object() && name == "tools/call") {
-    Json r = Json::object();
-    for (auto it = result->begin(); it != result->end(); ++it) {
-      if (it.key() == "_meta") continue;  // rule "per SDK": library metadata
-      r[it.key()] = exactly(*it);
-    }
+    // Rule "per SDK": _meta is library metadata.
+    Json r = with_exact_members(Json::object(), *result, {"_meta"});
     grade_defaulted(r, *result, "isError", {false});
     graded["result"] = std::move(r);
   } else if (result != nullptr && result->is_object() && name == "initialize") {
@@ -252,10 +237,7 @@ Json graded_answer(const Json& message, const GradingContext& context) {
   Json pattern = Json::object({{"type", "control_response"}});
   const Json* response = member(message, "response");
   if (response == nullptr || !response->is_object()) return pattern;
-  Json envelope = Json::object();
-  for (auto it = response->begin(); it != response->end(); ++it) {
-    if (it.key() != "response") envelope[it.key()] = exactly(*it);
-  }
+  Json envelope = with_exact_members(Json::object(), *response, {"response"});
   const Json* request_id = member(*response, "request_id");
   const Json* answer = member(*response, "response");
   const Json* cli_request = nullptr;

@@ -16,14 +16,9 @@ bool takes_label(const Step& step) {
 
 // The variables a step reads when it runs (substituted into what it writes).
 std::vector<std::string> variables_read(const Step& step) {
-  switch (step.verb) {
-    case Verb::send:
-    case Verb::request:
-    case Verb::respond:
-      return referenced_variables(step.value);
-    default:
-      return {};
-  }
+  const bool substitutes =
+      step.verb == Verb::send || step.verb == Verb::request || step.verb == Verb::respond;
+  return substitutes ? referenced_variables(step.value) : std::vector<std::string>();
 }
 
 // The variables a wait binds when it is satisfied ($capture in its pattern).

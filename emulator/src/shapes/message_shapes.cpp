@@ -20,9 +20,7 @@ struct FieldShape {
   bool keys_are_names = false;
 };
 
-struct KindShape {
-  std::map<std::string, FieldShape> fields;  // "message/content" -> shape
-};
+using KindShape = std::map<std::string, FieldShape>;  // "message/content" -> shape
 
 struct VersionShapes {
   std::string cli_version;
@@ -43,7 +41,7 @@ const std::vector<VersionShapes>& compiled() {
         KindShape& k = version.kinds[kind];
         if (!shape.contains("fields") || !shape["fields"].is_object()) continue;
         for (const auto& [path, field] : shape["fields"].items()) {
-          FieldShape& f = k.fields[path];
+          FieldShape& f = k[path];
           for (const auto& type : field.value("types", Json::array())) {
             if (type.is_string()) f.types.insert(type.get<std::string>());
           }
@@ -137,7 +135,7 @@ class Checker {
  private:
   void object(const Json& value, const std::string& prefix, int depth, const KindShape& kind) {
     std::vector<std::string> siblings;
-    for (const auto& [path, unused] : kind.fields) {
+    for (const auto& [path, unused] : kind) {
       const auto slash = path.rfind('/');
       const std::string parent = slash == std::string::npos ? "" : path.substr(0, slash);
       if (parent == prefix)
@@ -145,8 +143,8 @@ class Checker {
     }
     for (const auto& [key, member] : value.items()) {
       const std::string path = prefix.empty() ? key : prefix + "/" + key;
-      const auto it = kind.fields.find(path);
-      if (it == kind.fields.end()) {
+      const auto it = kind.find(path);
+      if (it == kind.end()) {
         if (siblings.empty()) continue;  // nothing known at this level
         if (const auto close = closest_name(key, siblings)) {
           finding("unknown key '" + key + "' at /" + prefix + did_you_mean(close));
@@ -160,7 +158,7 @@ class Checker {
     if (!strict_) return;
     for (const auto& sibling : siblings) {
       const std::string path = prefix.empty() ? sibling : prefix + "/" + sibling;
-      if (kind.fields.at(path).required && !value.contains(sibling)) {
+      if (kind.at(path).required && !value.contains(sibling)) {
         finding("/" + path + " is missing: CLI " + version() + " always sends it");
       }
     }
@@ -213,12 +211,6 @@ std::vector<ShapeFinding> check_message_shapes(const Scenario& scenario, bool st
     if (step.verb != Verb::send || step.verbatim || !step.malformed.empty()) continue;
     checker.message(step.line, step.value);
   }
-  return out;
-}
-
-std::vector<std::string> message_shape_versions() {
-  std::vector<std::string> out;
-  for (const auto& table : compiled()) out.push_back(table.cli_version);
   return out;
 }
 

@@ -55,7 +55,5 @@ const CliOptionTable* cli_option_table(std::string_view cli_version);
 const CliOptionTable& newest_cli_option_table();
 // The table fake-claude emulates for a scenario of `cli_version`: its own, else the newest.
 const CliOptionTable& emulated_cli_options(std::string_view cli_version);
-// The versions with a compiled-in table, oldest first.
-std::vector<std::string> cli_option_table_versions();
 
 }  // namespace claude::emulator

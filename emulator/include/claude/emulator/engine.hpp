@@ -3,33 +3,18 @@
 // What it is: the pure core of fake-claude. It is fed the SDK's stdin lines, stdin EOF and the
 // passing of time, and answers with bytes to write (stdout/stderr) and the next moment it needs
 // to be woken. It never touches file descriptors, clocks or signals, so unit tests drive it
-// directly; `run_fake_claude` (fake_claude.hpp) is the thin process shell around it.
-//
-// Semantics (docs/scenario.md#ordering-and-verdict): in sequential order steps run one after
-// another. In causal order (recordings, and scenarios that ask for it) a wait (expect, expect_eof,
-// expect_prompt, a request's response) is armed when the steps before it have run and never holds
-// up the steps after it; the other steps run in file order, each once the waits it depends on
-// (Step::waits_for) are done, and exit/kill/hang once every wait is done. `expect` consumes the
-// first pending SDK line that matches; lines nothing matched yet wait in a queue (causal, not
-// byte, order). `auto_initialize` answers `initialize` the moment it arrives. Lines matching a
-// header `ignore` pattern are dropped. In print mode with a text prompt (Invocation::
-// reads_text_prompt) stdin is plain text: the prompt is complete at stdin EOF, or 3 s after the
-// start when a prompt argument came and stdin stayed silent, as with the real CLI.
-// The first failure ends the run (exit 1): a mismatching response, a wait that times out or that
-// stdin EOF makes hopeless, a header argv/env check, a closed stdout. After the last step the
-// engine waits (up to timeout_ms) for stdin EOF like the real CLI, then exits 0. At the end, in
-// strict mode, SDK lines no step consumed fail the run ("leftover"); a line that no expect not yet
-// done could ever match fails it at once ("unexpected"). A scripted exit/kill/hang ends
-// it as scripted when nothing failed.
+// directly; `run_fake_claude` (fake_claude.hpp) is the thin process shell around it. Ordering
+// (sequential or causal), matching, `auto_initialize`, `ignore`, print mode and the verdict are
+// those of docs/scenario.md#ordering-and-verdict: the first failure ends the run (exit 1); after
+// the last step the engine waits up to timeout_ms for stdin EOF, then ends as scripted (exit 0
+// by default).
 //
 // How it fails: never throws for anything an SDK sends; every failure is a `Failure` in the report.
 //
 // What it costs: each SDK line is parsed once; each waiting step scans the pending queue. Steps
 // pause while 1 MiB of output waits to be taken (next_deadline() is then "now"). The bytes of
 // raw, stderr and verbatim steps are moved out when written, so memory shrinks as a replay goes
-// on.
-// With EngineOptions::speed > 0, a recording's output steps wait for their recorded time
-// (next_deadline() says when), measured from the SDK line that caused them.
+// on. With EngineOptions::speed > 0 a recording's output steps also wait for their recorded time.
 #pragma once
 
 #include <cstdint>
@@ -95,9 +80,9 @@ class Engine {
   std::vector<Output> take_output();
   std::optional<Millis> next_deadline() const;
   bool finished() const { return finished_; }
-  bool stdin_closed() const { return eof_; }
   const Ending& ending() const { return report_.ending; }
   const Report& report() const { return report_; }
+  Report take_report() { return std::move(report_); }  // once the run is over
 
  private:
   struct Pending {
@@ -131,41 +116,42 @@ class Engine {
   // The id respond/respond_error answers (taken: each request is answered once). Sequential
   // order: the last request an expect consumed; causal: the one the nearest expect before it did.
   std::optional<Json> take_request_to_answer(std::size_t respond_step);
-  // Causal order: arms the wait at `index`; satisfies open waits from what arrived; fails those
-  // that timed out or that stdin EOF made hopeless.
-  void arm(std::size_t index, std::string request_id, Millis now);
+  // Causal order: satisfies open waits from what arrived; fails those that timed out or that
+  // stdin EOF made hopeless.
   void settle_waits(Millis now);
   bool waits_done(const Step& step) const;
   void mark_done(std::size_t index, Millis now);
-  bool wait_or_fail(const Step* step, std::size_t index, Millis now, Millis since,
-                    std::string_view waiting_for, const Json* expected);
+  // A wait at `index` armed at `since` that timed out or that stdin EOF made hopeless fails the
+  // run; false either way (`request_id`: a request step's id its response must carry).
+  bool wait_or_fail(std::size_t index, Millis now, Millis since, std::string_view request_id = {});
   void complete_prompt(Millis now);
   TranscriptEntry stdin_entry(std::string_view bytes) const;  // an 'i' entry, at now_
   std::optional<Millis> prompt_due() const;
   void write(std::string bytes, std::optional<std::size_t> step,
              Output::Stream stream = Output::Stream::stdout_stream);
-  // Writes the next piece of the chunked send in `chunk_bytes_` (Output::own_write); true while
-  // bytes remain.
-  bool write_next_chunk(const Step& step, std::size_t index);
+  // `value` with the bound variables substituted; nullopt (the run failed) when one is unbound.
+  std::optional<Json> substituted(const Json& value, std::size_t step);
   void write_message(const Json& message, std::optional<std::size_t> step);
-  // The first pending line matching `pattern` that arrived after transcript index `after`.
-  std::optional<std::deque<Pending>::iterator> find_match(const Json& pattern,
-                                                          std::optional<std::size_t> after = {});
   // Holds a line for the steps to come, or counts it dropped when the hold is full.
   void hold(Pending pending);
   bool hold_is_full() const;
   void release(std::deque<Pending>::iterator it);
   void consume(std::deque<Pending>::iterator it, std::size_t step);
+  // `target`: the line (at `target_transcript`) the failure shows against `expected`; without
+  // it, the pending line closest to `expected`.
   void fail(std::string kind, std::optional<std::size_t> step, std::string message,
-            const Json* expected = nullptr, const Json* response_target = nullptr);
+            const Json* expected = nullptr, const Json* target = nullptr,
+            std::size_t target_transcript = 0);
   void end_run(Ending ending);
+  std::vector<std::size_t> unconsumed() const;      // transcript indices of pending SDK lines
+  std::optional<std::size_t> current_step() const;  // the cursor's step, if any is left
   void check_invocation();
   std::string fresh_request_id();
   Json auto_initialize_reply(const Json& request_id) const;
   // Header::lenient: the real CLI's answer to a control request no step expects, if it has one.
   std::optional<Json> lenient_reply(const Json& request, const Json& request_id) const;
   bool environment_has(const std::vector<std::pair<std::string, std::string>>& wanted) const;
-  Millis timeout_of(const Step* step) const;
+  Millis timeout_of(const Step& step) const;
   std::optional<Millis> paced_until(const Step& step) const;
 
   Scenario scenario_;

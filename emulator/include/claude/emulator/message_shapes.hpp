@@ -36,7 +36,4 @@ struct ShapeFinding {
 
 std::vector<ShapeFinding> check_message_shapes(const Scenario& scenario, bool strict = false);
 
-// The CLI versions with compiled-in message shapes.
-std::vector<std::string> message_shape_versions();
-
 }  // namespace claude::emulator

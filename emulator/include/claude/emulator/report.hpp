@@ -87,9 +87,6 @@ struct Report {
   std::optional<std::string> truncated;
 };
 
-// The sentence a report gives for dropped SDK lines (empty when none were dropped).
-std::string dropped_note(const Report& report);
-
 Json report_json(const Report& report);
 // A few lines for stderr: verdict, and for a failure the step, expectation and differences.
 std::string report_text(const Report& report);

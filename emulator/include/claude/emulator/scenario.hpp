@@ -3,20 +3,15 @@
 // the same steps.
 //
 // What it is: `Scenario` = header + steps, each step remembering its source line. The loaders
-// here are the one entry point for fake-claude, `harness lint` and `harness convert`
-// (`to_ndjson` writes any loaded scenario, recordings included, back as an editable scenario file).
+// here are the one entry point for fake-claude, `harness lint` and `harness convert`.
 //
 // How it fails: never by throwing on bad input. A load returns every problem found, each with
-// file, line and reason (invalid JSON, unknown verb, two verbs on one line, bad pattern operator,
-// invalid RE2, unknown variable, wrong version, bad recording event, ...). I/O errors are reported
-// the same way with line 0.
+// file, line and reason; I/O errors the same way with line 0.
 //
-// What it costs: files are read in chunks and framed by the shared `LineBuffer`, and parsed one
-// line at a time (claude/base/json.hpp); no DOM of the whole file is built. Every step holds what
-// it writes, decoded, from the load on: a scenario or recording costs about its size in memory
-// (raw, stderr and verbatim lines), and its file is not read again, so a file changed or
-// truncated during a replay cannot change what the replay sends. Only SDK-bound lines of a
-// recording are parsed into small patterns.
+// What it costs: files are read in chunks and parsed one line at a time; no DOM of the whole
+// file is built. Every step holds what it writes, decoded, from the load on: a scenario or
+// recording costs about its size in memory, and a file changed during a replay cannot change
+// what the replay sends.
 #pragma once
 
 #include <cstddef>
