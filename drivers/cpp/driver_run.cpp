@@ -128,25 +128,19 @@ void kill_children() {
   }
 }
 
+[[noreturn]] void exit_now(int code) {
+  std::fflush(stdout);
+  kill_children();
+  std::_Exit(code);
+}
+
 // --- triggers -----------------------------------------------------------------------------------
 
 // A one-shot event a thread can wait for; `abandon` releases waiters without firing.
 class Latch {
  public:
-  void fire() {
-    {
-      std::lock_guard lock(mutex_);
-      fired_ = true;
-    }
-    cv_.notify_all();
-  }
-  void abandon() {
-    {
-      std::lock_guard lock(mutex_);
-      abandoned_ = true;
-    }
-    cv_.notify_all();
-  }
+  void fire() { set(fired_); }
+  void abandon() { set(abandoned_); }
   // True when fired, false when abandoned.
   bool wait() {
     std::unique_lock lock(mutex_);
@@ -155,6 +149,14 @@ class Latch {
   }
 
  private:
+  void set(bool& flag) {
+    {
+      std::lock_guard lock(mutex_);
+      flag = true;
+    }
+    cv_.notify_all();
+  }
+
   std::mutex mutex_;
   std::condition_variable cv_;
   bool fired_ = false;
@@ -298,12 +300,8 @@ class DriverRun {
       return 3;
     }
     log_.write({{"obs", "end"}, {"ok", ok}});
-    if (!settled) {
-      // A control call still blocked inside the SDK cannot be joined; leave without it.
-      std::fflush(stdout);
-      kill_children();
-      std::_Exit(0);
-    }
+    // A control call still blocked inside the SDK cannot be joined; leave without it.
+    if (!settled) exit_now(0);
     for (auto& t : workers_) t.join();
     client_.reset();
     return 0;
@@ -325,12 +323,9 @@ class DriverRun {
       }
       json seen = {{"tool", r.tool_name}, {"input", r.input}, {"tool_use_id", r.tool_use_id}};
       if (!r.permission_suggestions.is_null()) seen["suggestions"] = r.permission_suggestions;
-      if (rule && rule->delay_ms > 0 &&
-          cancel.wait_for(std::chrono::milliseconds(rule->delay_ms))) {
-        aborted("can_use_tool", seen);
-        return sdk::PermissionDecision::denied("cancelled");
-      }
-      if (cancel.cancelled()) {
+      if ((rule && rule->delay_ms > 0 &&
+           cancel.wait_for(std::chrono::milliseconds(rule->delay_ms))) ||
+          cancel.cancelled()) {
         aborted("can_use_tool", seen);
         return sdk::PermissionDecision::denied("cancelled");
       }
@@ -368,11 +363,8 @@ class DriverRun {
                    {"input", input.raw},
                    {"tool_use_id", input.tool_use_id ? json(*input.tool_use_id) : json()}};
       if (hook.matcher) seen["matcher"] = *hook.matcher;
-      if (hook.delay_ms > 0 && cancel.wait_for(std::chrono::milliseconds(hook.delay_ms))) {
-        aborted("hook", seen);
-        return {};
-      }
-      if (cancel.cancelled()) {
+      if ((hook.delay_ms > 0 && cancel.wait_for(std::chrono::milliseconds(hook.delay_ms))) ||
+          cancel.cancelled()) {
         aborted("hook", seen);
         return {};
       }
@@ -589,19 +581,13 @@ class DriverRun {
     DriverRun& run_;
   };
 
+  // The worker counts as running from now, not from when its thread starts.
   void start_worker(std::function<void()> body) {
-    {
-      std::lock_guard lock(mutex_);
-      ++workers_running_;
-    }
-    workers_.emplace_back([this, body = std::move(body)] {
-      body();
-      {
-        std::lock_guard lock(mutex_);
-        --workers_running_;
-      }
-      cv_.notify_all();
-    });
+    workers_.emplace_back(
+        [body = std::move(body), busy = std::make_unique<InFlight>(*this)]() mutable {
+          body();
+          busy.reset();
+        });
   }
 
   bool wait_for_calls(std::chrono::milliseconds limit) {
@@ -624,9 +610,7 @@ class DriverRun {
       inv_.on_timeout();
       return;
     }
-    std::fflush(stdout);
-    kill_children();
-    std::_Exit(3);
+    exit_now(3);
   }
 
   void finish_watchdog(std::thread& watchdog) {

@@ -1,22 +1,16 @@
 // run_driver: carries one driver spec out with the C++ SDK against fake-claude and reports what
 // the SDK surfaced (docs/drivers.md §3).
 //
-// What it does: maps the spec onto claude::sdk::Options (callbacks that look their answers up in
-// the spec and report each invocation), then runs the session:
-//  - `prompt` without control calls: `claude::sdk::query(prompt, options)`, so stdin closes
-//    exactly when query() decides (docs/protocol.md §8.3);
-//  - `turns`, or a `prompt` with control calls: `claude::sdk::Client`, since only Client offers
-//    control calls and streaming input. The input "stream" ends as the spec says; stdin is then
-//    closed at once when nothing can call back and no control call is armed, otherwise after the
-//    `result` of the last turn written (the run end query() would also wait for).
-// Every message is observed as `Message::json()` (the message as received: the typed view keeps
-// the wire's `type`/`subtype`); what the SDK throws becomes an `error` observation.
+// A `prompt` without control calls runs through `claude::sdk::query`, so stdin closes exactly
+// when query() decides (docs/protocol.md §8.3); anything else needs `claude::sdk::Client` (control
+// calls, streaming input), whose stdin closes at once when nothing can call back and no control
+// call is armed, otherwise after the `result` of the last turn written. Every message is
+// observed as `Message::json()`, the message as received; what the SDK throws becomes an `error`.
 //
 // How it fails: UnsupportedFeature (or json::exception for a spec the schema would refuse) from
-// the option mapping before anything starts;
-// otherwise never throws. Returns the exit code: 0 carried out, 3 the session outlived
-// `timeout_ms` (the CLI child is killed first so nothing is left behind; without an
-// `on_timeout` the process then exits 3 at once).
+// the option mapping before anything starts; otherwise never throws. Returns 0 carried out, 3 the
+// session outlived `timeout_ms` (the CLI child is killed first; without an `on_timeout` the
+// process then exits 3 at once).
 // What it costs: one thread per armed control call and one for streaming input, plus the SDK's.
 #pragma once
 

@@ -1,17 +1,14 @@
 // DriverSpec: what a conformance case asks the SDK under test to do (docs/drivers.md §2), as
 // plain values.
 //
-// What it is: the spec JSON turned into plain values — the input (one `prompt` or streaming
-// `turns`), session options (kept as the spec's JSON; driver_run.cpp maps them onto
-// claude::sdk::Options), permission rules, hooks, in-process MCP servers, control calls with
-// their triggers, and the session timeout, with the defaults docs/drivers.md gives filled in.
+// The session options stay the spec's JSON (driver_run.cpp maps them onto claude::sdk::Options);
+// the defaults docs/drivers.md gives are filled in.
 //
-// How it fails: the harness checks every spec against docs/driver-spec.schema.json before any
-// driver starts, so `parse_driver_spec` does not check it again; it throws UnsupportedFeature
-// for a valid request this driver cannot carry out with the C++ SDK (exit 4; the message is the
-// feature, e.g. "mcp_servers[0].tools[1].returns.structuredContent") and nlohmann's
-// json::exception for a spec that skipped the harness and breaks the schema. SpecError is the
-// driver's usage error (exit 2: a bad command line, an unreadable spec file).
+// How it fails: the harness checks every spec against docs/driver-spec.schema.json first, so
+// `parse_driver_spec` does not check it again; it throws UnsupportedFeature for a valid request
+// the C++ SDK cannot carry out (exit 4; the message names the feature) and nlohmann's
+// json::exception for a spec that skipped the harness. SpecError is the driver's usage error
+// (exit 2: a bad command line, an unreadable spec file).
 // What it costs: a copy of the spec's values.
 #pragma once
 

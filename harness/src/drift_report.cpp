@@ -8,6 +8,7 @@
 #include <system_error>
 #include <unordered_map>
 
+#include "claude/base/input_file.hpp"
 #include "claude/base/json.hpp"
 #include "claude/emulator/pattern.hpp"
 
@@ -84,10 +85,6 @@ std::string kind_of(const Json& message, RequestSubtypes& sent, const RequestSub
   return with_subtype(type, string_member(message, "subtype"));
 }
 
-bool is_control_kind(std::string_view kind) {
-  return kind.starts_with("control_");
-}
-
 // The first line of a file without BOM and CR; nullopt when it cannot be opened.
 std::optional<std::string> first_line(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -144,7 +141,7 @@ void kinds_only_in(const PooledSet& from, const PooledSet& other, std::vector<Ki
         change.fields.emplace_back(field.path, field.type);
       }
     }
-    (is_control_kind(key.second) ? control : data).push_back(std::move(change));
+    (key.second.starts_with("control_") ? control : data).push_back(std::move(change));
   }
 }
 
@@ -200,12 +197,12 @@ std::string versions_text(const SetSummary& set) {
   return out;
 }
 
-std::string seen_text(const SeenAt& seen) {
-  return "`" + seen.session + ":" + std::to_string(seen.line) + "`";
-}
-
 std::string code(const std::string& text) {
   return "`" + text + "`";
+}
+
+std::string seen_text(const SeenAt& seen) {
+  return code(seen.session + ":" + std::to_string(seen.line));
 }
 
 // The diff body of one ordering change: changed lines with up to two unchanged lines of context
@@ -404,10 +401,10 @@ SetLoadResult load_recorded_set(const fs::path& dir) {
         *loaded.scenario, fs::relative(path, dir, ec).generic_string(), std::move(header_version)));
   }
   if (const fs::path table = dir / "options.json"; fs::exists(table, ec)) {
-    std::ifstream in(table, std::ios::binary);
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::string why;
-    set.options = emulator::parse_cli_option_table(base::parse_json_or_discarded(text), why);
+    std::string unread, why;
+    const auto text = base::read_input_file(table, unread, {base::kMaxConfigFileBytes});
+    set.options =
+        emulator::parse_cli_option_table(base::parse_json_or_discarded(text.value_or("")), why);
     if (!set.options) {
       result.errors.push_back({table.string(), 0, "not an option table: " + why});
     }

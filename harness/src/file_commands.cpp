@@ -108,7 +108,6 @@ bool is_scenario_file(const std::filesystem::path& path) {
   return false;
 }
 
-// FILE arguments as given; a directory stands for its scenario and recording files, sorted.
 // The files to lint: each FILE, and the scenario files below each DIR (sorted). A DIR holding
 // none is added to `empty_dirs`: linting nothing must not pass.
 std::vector<std::string> lint_files(const std::vector<std::string>& args,

@@ -66,11 +66,10 @@ Number parse_number(const std::string& option, const std::string& text) {
   return value;
 }
 
-// The command line as given: numbers stay text until parse_numbers words their errors.
+// The command line as given: numbers stay text until finish_options words their errors.
 struct FuzzArgs {
   FuzzOptions options;
   std::optional<std::string> time, seed, jobs, max_execs;
-  std::optional<std::string> out, json, replay, fake_claude;
   std::vector<std::string> seeds;
 };
 
@@ -81,10 +80,10 @@ void declare(CLI::App& app, FuzzArgs& a) {
   app.add_option("--seed", a.seed);
   app.add_option("-j,--jobs", a.jobs);
   app.add_option("--max-execs", a.max_execs);
-  app.add_option("--out", a.out);
-  app.add_option("--json", a.json);
-  app.add_option("--replay", a.replay);
-  app.add_option("--fake-claude", a.fake_claude);
+  app.add_option("--out", a.options.out);
+  app.add_option("--json", a.options.json);
+  app.add_option("--replay", a.options.replay);
+  app.add_option("--fake-claude", a.options.fake_claude);
   base::add_repeatable(app, "--seeds", a.seeds);
   base::add_repeatable(app, "--exclude", a.options.exclude);
   app.add_flag("--force", a.options.force);
@@ -101,10 +100,6 @@ FuzzOptions finish_options(FuzzArgs a) {
     if (o.jobs == 0) throw UsageError{"-j takes a positive whole number"};
   }
   if (a.max_execs) o.max_execs = parse_number<std::size_t>("--max-execs", *a.max_execs);
-  if (a.out) o.out = *a.out;
-  if (a.json) o.json = *a.json;
-  if (a.replay) o.replay = *a.replay;
-  if (a.fake_claude) o.fake_claude = *a.fake_claude;
   o.seeds.assign(a.seeds.begin(), a.seeds.end());
   if (o.sdk.empty() && !o.list_mutators) throw UsageError{"--sdk NAME|CMD is required"};
   if (o.jobs == 0) o.jobs = std::max(1u, std::thread::hardware_concurrency());
@@ -208,10 +203,7 @@ Json summary_json(const FuzzOptions& options, const claude::fuzzing::CampaignRes
           {"findings", findings}};
 }
 
-}  // namespace
-
-std::string fuzz_usage() {
-  return R"(usage: harness fuzz --sdk NAME|CMD [options]
+constexpr const char* kFuzzUsage = R"(usage: harness fuzz --sdk NAME|CMD [options]
        harness fuzz --sdk NAME|CMD --replay FINDING
 
 Fuzzes an SDK at its real boundary, the CLI's stdout and stdin: mutates scenarios (framing,
@@ -241,13 +233,13 @@ to --out as a scenario.
 exit: 0 no finding (replay: no longer fails), 1 findings (replay: still fails), 2 usage error or
 bad input (file:line: reason)
 )";
-}
+
+}  // namespace
 
 int fuzz_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   FuzzOptions options;
   std::vector<std::string> driver;
-  const std::string usage = fuzz_usage();
-  const base::CommandLineText text{"harness fuzz", usage, "try 'harness fuzz --help'\n"};
+  const base::CommandLineText text{kCommand, kFuzzUsage, "try 'harness fuzz --help'\n"};
   FuzzArgs given;
   CLI::App app;
   declare(app, given);

@@ -21,7 +21,6 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -29,6 +28,7 @@
 #include <sstream>
 
 #include "claude/base/cli.hpp"
+#include "claude/base/input_file.hpp"
 #include "claude/base/json.hpp"
 #include "claude/base/subprocess.hpp"
 #include "claude/base/write_all.hpp"
@@ -81,22 +81,6 @@ bool same_file(const fs::path& a, const fs::path& b) {
   return fs::equivalent(a, b, ec) && !ec;
 }
 
-fs::path locate_model_stub() {
-  std::vector<fs::path> candidates;
-  std::error_code ec;
-  const auto self = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) candidates.push_back(self.parent_path() / "model-stub");
-#ifdef HARNESS_BUILD_MODEL_STUB
-  candidates.emplace_back(HARNESS_BUILD_MODEL_STUB);
-#endif
-  std::string looked;
-  for (const auto& c : candidates) {
-    if (is_executable_file(c)) return c;
-    looked += (looked.empty() ? "" : ", ") + c.string();
-  }
-  throw ToolNotFound("model-stub not found (looked at " + looked + ")");
-}
-
 // --real-cli, else CLAUDE_TEE_REAL_CLI, else the first `claude` on PATH that is not claude-tee.
 std::optional<fs::path> resolve_real_cli(const fs::path& given, const fs::path& tee,
                                          std::string& why) {
@@ -124,6 +108,22 @@ std::optional<fs::path> resolve_real_cli(const fs::path& given, const fs::path& 
   return std::nullopt;
 }
 
+// Everything `fd` yields up to its end (or a read error); `fd` is closed.
+std::string read_and_close(int fd) {
+  std::string text;
+  char buffer[4096];
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n > 0) {
+      text.append(buffer, static_cast<std::size_t>(n));
+    } else if (n == 0 || errno != EINTR) {
+      break;
+    }
+  }
+  ::close(fd);
+  return text;
+}
+
 // Runs argv to completion with stdout and stderr captured together.
 struct Captured {
   bool started = false;
@@ -147,16 +147,7 @@ Captured capture(const std::vector<std::string>& argv) {
     return c;
   }
   c.started = true;
-  char buffer[4096];
-  for (;;) {
-    const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
-    if (n > 0) {
-      c.output.append(buffer, static_cast<std::size_t>(n));
-    } else if (n == 0 || errno != EINTR) {
-      break;
-    }
-  }
-  ::close(fds[0]);
+  c.output = read_and_close(fds[0]);
   const base::ExitStatus status = base::wait_exit(child.pid);
   c.status = status.signaled ? 128 + status.value : status.value;
   return c;
@@ -274,10 +265,8 @@ class RunningStub {
       url_ = line.substr(0, nl);
       return;
     }
-    std::ifstream in(stderr_file);
-    std::ostringstream text;
-    text << in.rdbuf();
-    error_ = "model-stub did not start: " + text.str();
+    std::string unread;
+    error_ = "model-stub did not start: " + base::read_input_file(stderr_file, unread).value_or("");
     stop();
   }
 
@@ -463,16 +452,7 @@ OfflineRecordResult run_helper(const Prepared& p, const OfflineRecordOptions& op
   int status = 0;
   {
     const SignalRelay relay(pid);
-    char buffer[4096];
-    for (;;) {
-      const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
-      if (n > 0) {
-        text.append(buffer, static_cast<std::size_t>(n));
-      } else if (n == 0 || errno != EINTR) {
-        break;
-      }
-    }
-    ::close(fds[0]);
+    text = read_and_close(fds[0]);
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
   }
@@ -519,7 +499,7 @@ OfflineRecordResult record_offline(const OfflineRecordOptions& options, std::ost
   }
   try {
     p.tee = locate_tool("claude-tee");
-    p.stub = locate_model_stub();
+    p.stub = locate_tool("model-stub");
   } catch (const ToolNotFound& e) {
     err << "harness record: " << e.what() << '\n';
     return result;
@@ -541,6 +521,13 @@ OfflineRecordResult record_offline(const OfflineRecordOptions& options, std::ost
     return result;
   }
   return run_helper(p, options, out, err);
+}
+
+std::optional<NetnsMode> parse_netns(std::string_view text) {
+  if (text == "auto") return NetnsMode::automatic;
+  if (text == "required") return NetnsMode::required;
+  if (text == "off") return NetnsMode::off;
+  return std::nullopt;
 }
 
 bool wants_offline_record(const std::vector<std::string>& args) {
@@ -569,17 +556,13 @@ int record_offline_command(const std::vector<std::string>& args, std::ostream& o
   const base::CommandLineText text{"harness record --offline", kOfflineRecordHelp,
                                    kOfflineRecordHelp};
   if (auto exit = base::parse_command_line(app, option_args, text, out, err)) return *exit;
-  if (netns == "auto") {
-    options.netns = NetnsMode::automatic;
-  } else if (netns == "required") {
-    options.netns = NetnsMode::required;
-  } else if (netns == "off") {
-    options.netns = NetnsMode::off;
-  } else {
+  const auto mode = parse_netns(netns);
+  if (!mode) {
     err << "harness record --offline: --netns must be auto, required or off, not '" << netns
         << "'\n";
     return kExitUsage;
   }
+  options.netns = *mode;
   if (options.command.empty() || options.output.empty() || options.model_script.empty()) {
     return base::usage_error(text, "need --model-script FILE, -o OUT and -- CMD...", err);
   }

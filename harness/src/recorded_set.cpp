@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
@@ -218,12 +219,8 @@ int record_set(const RecordSetOptions& options, std::ostream& out, std::ostream&
       return kExitUsage;
     }
   }
-  NetnsMode netns = NetnsMode::automatic;
-  if (options.netns == "required") {
-    netns = NetnsMode::required;
-  } else if (options.netns == "off") {
-    netns = NetnsMode::off;
-  } else if (options.netns != "auto") {
+  const auto netns = parse_netns(options.netns);
+  if (!netns) {
     err << "harness record-set: --netns must be auto, required or off\n";
     return kExitUsage;
   }
@@ -243,15 +240,16 @@ int record_set(const RecordSetOptions& options, std::ostream& out, std::ostream&
       options.cpp_driver.empty() ? default_cpp_driver(options.harness) : options.cpp_driver;
   const fs::path ts_driver = options.ts_driver.empty() ? default_ts_driver() : options.ts_driver;
 
+  const auto chosen = [&](const PlainJson& c) {
+    return options.cases.empty() ||
+           std::find(options.cases.begin(), options.cases.end(), c["name"]) != options.cases.end();
+  };
   // In place, set.json keeps every case; elsewhere it lists only the cases recorded there.
   PlainJson written = *set;
-  if (!in_place && !options.cases.empty()) {
+  if (!in_place) {
     PlainJson selected = PlainJson::array();
-    for (const auto& c : written["cases"]) {
-      if (std::find(options.cases.begin(), options.cases.end(), c["name"]) != options.cases.end()) {
-        selected.push_back(c);
-      }
-    }
+    std::copy_if(written["cases"].begin(), written["cases"].end(), std::back_inserter(selected),
+                 chosen);
     written["cases"] = selected;
   }
   std::optional<std::string> cli_version;
@@ -259,10 +257,7 @@ int record_set(const RecordSetOptions& options, std::ostream& out, std::ostream&
   int made = 0, skipped_count = 0;
   std::size_t total = 0;
   for (const auto& c : written["cases"]) {
-    if (options.cases.empty() ||
-        std::find(options.cases.begin(), options.cases.end(), c["name"]) != options.cases.end()) {
-      total += options.sdks.empty() ? c["sdks"].size() : options.sdks.size();
-    }
+    if (chosen(c)) total += options.sdks.empty() ? c["sdks"].size() : options.sdks.size();
   }
   conformance::ProgressLine progress(out, "harness record-set", total,
                                      options.progress && !options.quiet);
@@ -270,11 +265,8 @@ int record_set(const RecordSetOptions& options, std::ostream& out, std::ostream&
     if (!options.quiet) progress.print_above(line);
   };
   for (auto& c : written["cases"]) {
+    if (!chosen(c)) continue;
     const std::string name = c["name"];
-    if (!options.cases.empty() &&
-        std::find(options.cases.begin(), options.cases.end(), name) == options.cases.end()) {
-      continue;
-    }
     const fs::path case_in = options.set_dir / name;
     const fs::path case_out = out_dir / name;
     fs::create_directories(case_out, ec);
@@ -287,14 +279,9 @@ int record_set(const RecordSetOptions& options, std::ostream& out, std::ostream&
         }
       }
     }
-    std::vector<std::string> sdks = options.sdks;
-    if (sdks.empty()) {
-      for (const auto& s : c["sdks"]) sdks.push_back(s);
-    }
-    std::vector<std::string> listed;
-    if (in_place) {
-      for (const auto& s : c["sdks"]) listed.push_back(s);
-    }
+    const auto case_sdks = c["sdks"].get<std::vector<std::string>>();
+    const std::vector<std::string>& sdks = options.sdks.empty() ? case_sdks : options.sdks;
+    std::vector<std::string> listed = in_place ? case_sdks : std::vector<std::string>{};
     PlainJson skipped = c.value("skipped", PlainJson::object());
     for (const auto& sdk : sdks) {
       const fs::path recording = fs::absolute(case_out / (sdk + ".ndjson"));
@@ -307,18 +294,14 @@ int record_set(const RecordSetOptions& options, std::ostream& out, std::ostream&
       run.output = recording;
       run.model_log = model_log;
       run.real_cli = options.real_cli;
-      run.netns = netns;
+      run.netns = *netns;
       run.command_stdout = fs::absolute(raw);
       run.fresh_cwd = true;
       const std::string spec = fs::absolute(case_in / "spec.json").string();
-      if (sdk == "cpp") {
-        run.command = {fs::absolute(cpp_driver).string(), "--spec", spec, "--fake-claude",
-                       tee.string()};
-      } else {
-        run.command = {"node",          fs::absolute(ts_driver).string(),
-                       "--spec",        spec,
-                       "--fake-claude", tee.string()};
-      }
+      run.command = sdk == "cpp"
+                        ? std::vector{fs::absolute(cpp_driver).string()}
+                        : std::vector<std::string>{"node", fs::absolute(ts_driver).string()};
+      run.command.insert(run.command.end(), {"--spec", spec, "--fake-claude", tee.string()});
       std::ostringstream run_out;
       const OfflineRecordResult r = record_offline(run, run_out, err);
       if (options.verbose) progress.print_above(run_out.str());

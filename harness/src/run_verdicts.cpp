@@ -1,9 +1,7 @@
 #include "run_verdicts.hpp"
 
-#include <cstdlib>
 #include <fstream>
 #include <ostream>
-#include <sstream>
 
 #include "claude/conformance/run_files.hpp"
 
@@ -11,28 +9,6 @@ namespace claude::harness {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string slurp(const fs::path& path, bool& ok) {
-  std::ifstream in(path, std::ios::binary);
-  ok = static_cast<bool>(in);
-  std::stringstream text;
-  if (ok) text << in.rdbuf();
-  return text.str();
-}
-
-fs::path claim_of(const fs::path& dir, std::size_t number) {
-  return dir / ("run-" + std::to_string(number) + ".started");
-}
-
-fs::path report_of(const fs::path& dir, std::size_t number) {
-  return dir / ("run-" + std::to_string(number) + ".json");
-}
-
-pid_t claimed_pid(const fs::path& claim) {
-  bool ok = false;
-  const std::string text = slurp(claim, ok);
-  return ok ? static_cast<pid_t>(std::strtol(text.c_str(), nullptr, 10)) : 0;
-}
 
 // No "scenario" member, or the empty string. (nlohmann's empty() is false for every string.)
 bool lacks_scenario(const nlohmann::json& report) {
@@ -120,12 +96,15 @@ std::vector<RunRecord> read_runs(const fs::path& dir) {
   return runs;
 }
 
+// Reads only the claims (run_files.hpp): this runs every scan while harness waits.
 bool run_unreported(const fs::path& dir, pid_t pid) {
   for (std::size_t number = 1;; ++number) {
+    const std::string run = "run-" + std::to_string(number);
+    std::ifstream claim(dir / (run + ".started"));
+    if (!claim) return false;
+    long claimed = 0;
     std::error_code ec;
-    const fs::path claim = claim_of(dir, number);
-    if (!fs::exists(claim, ec)) return false;
-    if (claimed_pid(claim) == pid) return !fs::exists(report_of(dir, number), ec);
+    if (claim >> claimed && claimed == pid) return !fs::exists(dir / (run + ".json"), ec);
   }
 }
 

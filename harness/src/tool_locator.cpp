@@ -14,6 +14,9 @@ std::filesystem::path locate_tool(std::string_view name) {
   if (!ec) candidates.push_back(self.parent_path() / name);
   if (name == "fake-claude") candidates.emplace_back(HARNESS_BUILD_FAKE_CLAUDE);
   if (name == "claude-tee") candidates.emplace_back(HARNESS_BUILD_CLAUDE_TEE);
+#ifdef HARNESS_BUILD_MODEL_STUB
+  if (name == "model-stub") candidates.emplace_back(HARNESS_BUILD_MODEL_STUB);
+#endif
   std::string looked;
   for (const auto& c : candidates) {
     if (base::is_executable_file(c)) return c;

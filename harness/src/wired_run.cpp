@@ -66,30 +66,12 @@ void add_report_options(CLI::App& app, WiredArgs& w) {
   app.add_flag("--force", w.force);
 }
 
-// Where `--report FILE` goes: created 0600, never over an existing file unless --force.
-struct ReportTarget {
-  std::string path;
-  bool force = false;
-};
-
-// Refuses, before CMD runs, a report that would replace a file without --force or that has no
-// directory to go to.
-std::optional<std::string> check_report_target(const ReportTarget& target) {
-  if (auto problem = base::private_file_problem(target.path, target.force)) {
-    return target.path + ": " + *problem;
-  }
-  return std::nullopt;
-}
-
-// The one overwrite rule (claude/base/private_file.hpp): 0600, linked or renamed into place.
-std::optional<std::string> place_private_file(std::string_view text, const ReportTarget& target) {
-  return base::write_private_file(target.path, text, target.force);
-}
-
-// The replay's outputs besides the verdict: the JSON report and the HTML page.
+// The replay's outputs besides the verdict: the JSON report and the HTML page, by the one
+// overwrite rule (claude/base/private_file.hpp): 0600, never over a file unless --force.
 struct ReplayOutputs {
-  std::optional<ReportTarget> report;
-  std::optional<ReportTarget> html;
+  std::optional<std::string> report;
+  std::optional<std::string> html;
+  bool force = false;
 };
 
 // Said when no fake-claude session started: the client ran some other `claude`.
@@ -137,16 +119,17 @@ int replay_file(const fs::path& scenario, const std::vector<std::string>& comman
         << *speed << "'\n";
     return kExitUsage;
   }
-  for (const auto& [flag, target] :
+  // Refused before CMD runs: a file to replace without --force, or no directory to go to.
+  for (const auto& [flag, path] :
        {std::pair{"--report", &outputs.report}, std::pair{"--html", &outputs.html}}) {
-    if (!*target) continue;
-    if (auto problem = check_report_target(**target)) {
-      err << "harness: " << flag << " " << *problem << '\n';
+    if (!*path) continue;
+    if (auto problem = base::private_file_problem(**path, outputs.force)) {
+      err << "harness: " << flag << " " << **path << ": " << *problem << '\n';
       return kExitUsage;
     }
   }
-  if (outputs.report && outputs.html && outputs.report->path == outputs.html->path) {
-    err << "harness: --report and --html name the same file " << outputs.html->path << '\n';
+  if (outputs.report && outputs.html && *outputs.report == *outputs.html) {
+    err << "harness: --report and --html name the same file " << *outputs.html << '\n';
     return kExitUsage;
   }
   const auto loaded = emulator::load_scenario_parts(scenario);
@@ -193,8 +176,9 @@ int replay_file(const fs::path& scenario, const std::vector<std::string>& comman
   const nlohmann::json report = combine_runs(scenario.string(), parts, runs);
   print_runs(report, out);
   if (outputs.report) {
-    if (auto problem = place_private_file(report.dump(2) + "\n", *outputs.report)) {
-      err << "harness: cannot keep report at " << outputs.report->path << ": " << *problem << '\n';
+    if (auto problem =
+            base::write_private_file(*outputs.report, report.dump(2) + "\n", outputs.force)) {
+      err << "harness: cannot keep report at " << *outputs.report << ": " << *problem << '\n';
       return kExitUsage;
     }
   }
@@ -209,11 +193,11 @@ int replay_file(const fs::path& scenario, const std::vector<std::string>& comman
     }
     const auto page = report_html::render_html_report(
         sessions, "claude-harness replay: " + scenario.filename().string());
-    if (auto problem = place_private_file(page.html, *outputs.html)) {
-      err << "harness: cannot write HTML report " << outputs.html->path << ": " << *problem << '\n';
+    if (auto problem = base::write_private_file(*outputs.html, page.html, outputs.force)) {
+      err << "harness: cannot write HTML report " << *outputs.html << ": " << *problem << '\n';
       return kExitUsage;
     }
-    out << "harness: HTML report " << outputs.html->path << '\n';
+    out << "harness: HTML report " << *outputs.html << '\n';
   }
   const std::string verdict = report.value("verdict", "");
   if (verdict == "error") return kExitUsage;
@@ -362,13 +346,6 @@ int record_cassette(const fs::path& cassette, const std::optional<std::string>& 
   return kExitPass;
 }
 
-ReplayOutputs replay_outputs(const WiredArgs& w) {
-  ReplayOutputs outputs;
-  if (w.report) outputs.report = ReportTarget{*w.report, w.force};
-  if (w.html) outputs.html = ReportTarget{*w.html, w.force};
-  return outputs;
-}
-
 constexpr const char* kReplayHelp =
     R"(Usage: harness replay SCENARIO [--report FILE] [--html FILE] [--force] [--speed X]
                       [--relaxed] [--ignore PATTERN]... -- CMD...
@@ -439,7 +416,8 @@ int replay_command(const std::vector<std::string>& args, std::ostream& out, std:
     err << "harness replay: " << problem << '\n';
     return kExitUsage;
   }
-  return replay_file(w.positionals[0], w.command, replay_outputs(w), out, err, w.speed, *grading);
+  return replay_file(w.positionals[0], w.command, {w.report, w.html, w.force}, out, err, w.speed,
+                     *grading);
 }
 
 int record_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -492,7 +470,7 @@ int run_cassette_command(const std::vector<std::string>& args, std::ostream& out
   if (mode == "record" || (mode == "once" && !exists)) {
     return record_cassette(cassette, w.real_cli, w.command, out, err);
   }
-  return replay_file(cassette, w.command, replay_outputs(w), out, err, w.speed);
+  return replay_file(cassette, w.command, {w.report, w.html, w.force}, out, err, w.speed);
 }
 
 }  // namespace claude::harness

@@ -54,19 +54,19 @@ struct UsageError {
 // The command line as given; -j stays text until finish_options words its error.
 struct CheckArgs {
   CheckOptions options;
-  std::optional<std::string> jobs, suite, fake_claude, junit, json, html, baseline;
+  std::optional<std::string> jobs;
 };
 
 void declare(CLI::App& app, CheckArgs& a) {
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.add_option("--sdk", a.options.sdk);
   app.add_option("-j,--jobs", a.jobs);
-  for (auto [name, slot] : {std::pair{"--suite", &a.suite},
-                            {"--fake-claude", &a.fake_claude},
-                            {"--junit", &a.junit},
-                            {"--json", &a.json},
-                            {"--html", &a.html},
-                            {"--baseline", &a.baseline}}) {
+  for (auto [name, slot] : {std::pair{"--suite", &a.options.suite},
+                            {"--fake-claude", &a.options.fake_claude},
+                            {"--junit", &a.options.junit},
+                            {"--json", &a.options.json},
+                            {"--html", &a.options.html},
+                            {"--baseline", &a.options.baseline}}) {
     app.add_option(name, *slot);
   }
   app.add_flag("--list", a.options.list);
@@ -88,21 +88,9 @@ CheckOptions finish_options(CheckArgs a) {
     }
     o.jobs = jobs;
   }
-  for (auto [given, slot] : {std::pair{&a.suite, &o.suite},
-                             {&a.fake_claude, &o.fake_claude},
-                             {&a.junit, &o.junit},
-                             {&a.json, &o.json},
-                             {&a.html, &o.html},
-                             {&a.baseline, &o.baseline}}) {
-    if (*given) *slot = **given;
-  }
   if (o.sdk.empty() && !o.list) throw UsageError{"--sdk NAME|CMD is required"};
   if (o.jobs == 0) o.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   return o;
-}
-
-std::string sdk_label(const std::string& sdk) {
-  return sdk;
 }
 
 int case_deadline_ms(const ConformanceCase& c) {
@@ -138,10 +126,7 @@ CaseResult run_one(const ConformanceCase& c, const std::vector<std::string>& dri
   return result;
 }
 
-}  // namespace
-
-std::string check_usage() {
-  return R"(usage: harness check --sdk NAME|CMD [options] [ID-PREFIX...]
+constexpr const char* kCheckUsage = R"(usage: harness check --sdk NAME|CMD [options] [ID-PREFIX...]
 
 Runs the conformance suite against an SDK through its driver (docs/drivers.md) and grades each
 case PASS, FAIL, NON-STRICT or SKIPPED (docs/conformance.md).
@@ -174,13 +159,13 @@ piped output (CI logs) gets plain lines only.
 exit: 0 all passed (NON-STRICT, SKIPPED and baselined failures allowed), 1 a case failed or a
 baselined case passes (stale), 2 usage error or a bad case or baseline file
 )";
-}
+
+}  // namespace
 
 int run_check(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
   CheckOptions options;
   std::vector<std::string> driver;
-  const std::string usage = check_usage();
-  const base::CommandLineText text{kCommand, usage, "try 'harness check --help'\n"};
+  const base::CommandLineText text{kCommand, kCheckUsage, "try 'harness check --help'\n"};
   CheckArgs given;
   CLI::App app;
   declare(app, given);
@@ -269,7 +254,7 @@ int run_check(std::span<const std::string> args, std::ostream& out, std::ostream
   fs::remove_all(work_dir, ec);
 
   SuiteResult suite_result;
-  suite_result.sdk = sdk_label(options.sdk);
+  suite_result.sdk = options.sdk;
   suite_result.suite = suite_dir.string();
   suite_result.jobs = options.jobs;
   suite_result.wall_seconds =

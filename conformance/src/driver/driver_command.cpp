@@ -1,10 +1,11 @@
 #include "claude/conformance/driver_command.hpp"
 
+#include <chrono>
 #include <cstdlib>
 #include <sstream>
 
-#include "check/script_driver.hpp"
 #include "claude/base/subprocess.hpp"
+#include "claude/conformance/driver_run.hpp"
 
 namespace claude::conformance {
 namespace {
@@ -29,6 +30,43 @@ bool can_execute(const std::string& word) {
     if (is_executable_file(fs::path(dir.empty() ? "." : dir) / word)) return true;
   }
   return false;
+}
+
+// `--sdk python` and `--sdk ruby`: a bundled driver script run by its interpreter from PATH.
+struct ScriptDriver {
+  std::string sdk;          // the --sdk name: "python", "ruby"
+  std::string interpreter;  // looked up on PATH: "python3", "ruby"
+  std::string debian;       // the Debian packages that provide the interpreter
+};
+
+// The last non-empty line of the driver's stderr: its one-line reason.
+std::string last_line(const std::string& text) {
+  auto end = text.find_last_not_of("\n ");
+  if (end == std::string::npos) return "";
+  auto begin = text.rfind('\n', end);
+  begin = begin == std::string::npos ? 0 : begin + 1;
+  return text.substr(begin, end + 1 - begin);
+}
+
+// Why the suite cannot run with a script driver (no interpreter, no loadable SDK), in words a
+// usage error can print. The driver finds its SDK itself (`<script> --sdk-info`), so the
+// harness and the driver cannot disagree on where the SDK is; that costs about a second.
+std::optional<std::string> script_driver_problem(const ScriptDriver& driver,
+                                                 const std::vector<std::string>& command) {
+  DriverRunRequest probe;
+  probe.argv = command;
+  probe.argv.emplace_back("--sdk-info");
+  probe.deadline = std::chrono::seconds(60);
+  const RunOutcome outcome = run_driver(probe);
+  if (outcome.driver_exit == 0) return std::nullopt;
+  if (outcome.driver_exit == 127) {
+    return "--sdk " + driver.sdk + " needs " + driver.interpreter +
+           " on PATH (Debian: apt-get install " + driver.debian +
+           "): " + last_line(outcome.driver_stderr);
+  }
+  std::string reason = last_line(outcome.driver_stderr);
+  if (reason.empty()) reason = "`" + command.back() + " --sdk-info` failed without a reason";
+  return "--sdk " + driver.sdk + " cannot run: " + reason;
 }
 
 }  // namespace
@@ -64,7 +102,8 @@ std::vector<std::string> driver_command(const std::string& sdk) {
     const ScriptDriver driver = sdk == "python" ? ScriptDriver{"python", "python3", "python3"}
                                                 : ScriptDriver{"ruby", "ruby", "ruby ruby-async"};
     const char* script = sdk == "python" ? "driver.py" : "driver.rb";
-    auto command = script_driver_command(driver, data_directory("drivers") / sdk / script);
+    std::vector<std::string> command{driver.interpreter,
+                                     (data_directory("drivers") / sdk / script).string()};
     if (auto problem = script_driver_problem(driver, command)) throw DriverCommandError(*problem);
     return command;
   }

@@ -12,17 +12,15 @@ using claude::emulator::Bindings;
 // The wire verdict, from fake-claude's report ("report":1, docs/fake-claude.md).
 void grade_wire(const RunOutcome& run, Grade& out) {
   if (!run.fake_report) {
-    out.findings.push_back({"wire",
-                            "fake-claude wrote no report: the SDK never started the CLI, or "
-                            "killed it before it could write one",
-                            std::nullopt, std::nullopt, "", ""});
+    out.findings.push_back({.where = "wire",
+                            .message = "fake-claude wrote no report: the SDK never started the "
+                                       "CLI, or killed it before it could write one"});
     return;
   }
   const Json& report = *run.fake_report;
   if (report.value("verdict", "") == "pass") return;
-  Finding finding{"wire",       "fake-claude: the SDK did not send what the scenario expects",
-                  std::nullopt, std::nullopt,
-                  "",           ""};
+  Finding finding{.where = "wire",
+                  .message = "fake-claude: the SDK did not send what the scenario expects"};
   if (auto failure = report.find("failure"); failure != report.end() && failure->is_object()) {
     finding.message = "fake-claude: " + failure->value("kind", std::string("failure")) + " at " +
                       failure->value("location", std::string("?")) + ": " +
@@ -99,14 +97,11 @@ void grade_sequence(const std::vector<Json>& patterns, std::string_view where,
         Bindings b = probe;
         return claude::emulator::match(pattern, o, b).matched;
       });
-  Finding finding{std::string(where),
-                  std::string(where) + "[" + std::to_string(*unmet) + "]: " +
-                      (present ? "observed, but not after the expectations before it"
-                               : "the SDK surfaced nothing that matches"),
-                  pattern,
-                  std::nullopt,
-                  "",
-                  ""};
+  Finding finding{.where = std::string(where),
+                  .message = std::string(where) + "[" + std::to_string(*unmet) + "]: " +
+                             (present ? "observed, but not after the expectations before it"
+                                      : "the SDK surfaced nothing that matches"),
+                  .expected = pattern};
   if (auto closest = closest_observation(pattern, run.observations, bindings)) {
     finding.closest = closest->first;
     finding.pointer = closest->second;
@@ -129,10 +124,6 @@ void grade_absent(const ConformanceCase& c, const RunOutcome& run, Grade& out) {
   }
 }
 
-bool driver_skipped(const RunOutcome& run) {
-  return run.driver_exit && *run.driver_exit == 4;
-}
-
 void grade_driver(const RunOutcome& run, Grade& out) {
   std::string message;
   if (run.timed_out) {
@@ -152,10 +143,10 @@ void grade_driver(const RunOutcome& run, Grade& out) {
   }
   if (message.empty() && run.observations.empty()) message = "the driver printed no observations";
   if (!message.empty())
-    out.findings.push_back({"driver", message, std::nullopt, std::nullopt, "", run.driver_stderr});
+    out.findings.push_back({.where = "driver", .message = message, .detail = run.driver_stderr});
   for (const auto& line : run.bad_lines) {
-    out.findings.push_back({"driver", "an observation line is not a JSON object: " + line,
-                            std::nullopt, std::nullopt, "", ""});
+    out.findings.push_back(
+        {.where = "driver", .message = "an observation line is not a JSON object: " + line});
   }
 }
 
@@ -169,13 +160,13 @@ std::string_view to_string(Verdict verdict) {
 
 Grade grade(const ConformanceCase& c, const RunOutcome& run) {
   Grade out;
-  if (driver_skipped(run)) {
+  if (run.driver_exit == 4) {  // the driver's SDK cannot express the case
     out.verdict = Verdict::skipped;
     for (const auto& o : run.observations) {
       if (o.value("obs", "") == "unsupported") {
         out.findings.push_back(
-            {"driver", "unsupported by this SDK: " + base::dump_json(o.value("feature", Json())),
-             std::nullopt, std::nullopt, "", ""});
+            {.where = "driver",
+             .message = "unsupported by this SDK: " + base::dump_json(o.value("feature", Json()))});
       }
     }
     return out;

@@ -11,10 +11,9 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 
+#include "claude/base/input_file.hpp"
 #include "claude/base/line_buffer.hpp"
 #include "claude/base/subprocess.hpp"
 #include "claude/conformance/run_files.hpp"
@@ -36,7 +35,11 @@ struct Pipe {
   int write = -1;
   ~Pipe() {
     if (read >= 0) ::close(read);
+    close_write();
+  }
+  void close_write() {
     if (write >= 0) ::close(write);
+    write = -1;
   }
 };
 
@@ -127,13 +130,11 @@ std::string case_marker() {
 }
 
 std::optional<Json> read_report(const std::filesystem::path& path) {
-  if (path.empty()) return std::nullopt;
-  std::ifstream in(path);
-  if (!in) return std::nullopt;
-  std::stringstream text;
-  text << in.rdbuf();
-  Json report = Json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
-  if (report.is_discarded() || !report.is_object()) return std::nullopt;
+  std::string error;
+  const auto text = path.empty() ? std::nullopt : base::read_input_file(path, error);
+  if (!text) return std::nullopt;
+  Json report = Json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  if (!report.is_object()) return std::nullopt;
   return report;
 }
 
@@ -166,10 +167,8 @@ RunOutcome run_driver(const DriverRunRequest& request) {
                            base::ChildFd::dup(err_pipe.write, STDERR_FILENO)},
                    .own_process_group = true,
                    .default_signals = {SIGPIPE}});
-  ::close(out_pipe.write);
-  out_pipe.write = -1;
-  ::close(err_pipe.write);
-  err_pipe.write = -1;
+  out_pipe.close_write();
+  err_pipe.close_write();
   if (!child.started()) {
     outcome.driver_exit = 127;
     outcome.driver_stderr = "cannot start " + request.argv[0] + ": " + std::strerror(child.error);

@@ -1,8 +1,9 @@
 #include "claude/conformance/run_files.hpp"
 
 #include <fstream>
-#include <sstream>
 #include <string>
+
+#include "claude/base/input_file.hpp"
 
 namespace claude::conformance {
 
@@ -16,12 +17,11 @@ std::vector<RunFile> read_run_files(const std::filesystem::path& dir) {
     run.number = number;
     long pid = 0;
     if (claim >> pid) run.pid = static_cast<pid_t>(pid);
-    std::ifstream in(dir / (base + ".json"), std::ios::binary);
-    run.report_exists = static_cast<bool>(in);
-    if (in) {
-      std::stringstream text;
-      text << in.rdbuf();
-      auto report = nlohmann::ordered_json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+    std::string error;
+    const auto text = base::read_input_file(dir / (base + ".json"), error);
+    run.report_exists = text.has_value();
+    if (text) {
+      auto report = nlohmann::ordered_json::parse(*text, nullptr, /*allow_exceptions=*/false);
       if (report.is_object()) run.report = std::move(report);
     }
     runs.push_back(std::move(run));

@@ -3,11 +3,9 @@
 // What it is: a schema document held as JSON, and `validate`, which walks a value against it and
 // returns each problem as the JSON Pointer of the offending member plus a reason ("must be a
 // string", "unknown member", or the `description` of an anyOf/oneOf/not/if that failed where it
-// has one). Implemented keywords: $ref (to "#/..." in the same document), type, enum, const,
-// properties, required, additionalProperties, items (one schema), minItems, minLength, minimum,
-// maximum, allOf, anyOf, oneOf, not, if/then/else; $schema, $id, title and description are
-// annotations. docs/driver-spec.schema.json is written in exactly this subset, and the ajv test
-// over the bundled scenarios checks the same files with a complete validator.
+// has one). The keywords are those docs/driver-spec.schema.json uses (kKeywords in the .cpp; $ref
+// only to "#/..." in the same document, `items` one schema); the ajv test over the bundled
+// scenarios checks the same files with a complete validator.
 //
 // How it fails: the constructor throws std::invalid_argument for a schema that uses a keyword
 // outside the subset or a $ref that does not resolve, so a schema never checks less than it

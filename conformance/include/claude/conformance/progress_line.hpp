@@ -1,11 +1,8 @@
 // ProgressLine: a live status line ("37/90 · 1 failed · 12.4 s") redrawn in place on a terminal.
 //
-// What it is: the progress display of long runs (`harness check`, `harness record-set`). Enabled,
-// it keeps one line at the bottom of the terminal and redraws it when an item finishes and a few
-// times a second for the clock; everything else the run prints goes through print_above(), which
-// erases the line, prints, and redraws it, so the two never interleave. Disabled (not a TTY,
-// --quiet, TERM=dumb), it prints nothing of its own and print_above() is a plain locked write,
-// which keeps CI logs line-oriented.
+// Everything else the run prints goes through print_above(), which erases the line, prints and
+// redraws it, so the two never interleave. Disabled (not a TTY, --quiet, TERM=dumb) it prints
+// nothing of its own and print_above() is a plain locked write: CI logs stay line-oriented.
 //
 // How it fails: never throws; write errors stay in the stream's state.
 //

@@ -1,21 +1,15 @@
-// CLI drift reports: how the stream-json traffic of one recorded set (a directory of recordings,
-// such as scenarios/recorded/cli-2.1.332/) differs in shape and order from another's, typically
-// the same model scripts recorded with two CLI versions (`harness drift`, docs/drift.md).
+// CLI drift reports (`harness drift`, docs/drift.md): how the stream-json traffic of one recorded
+// set (a directory of recordings, such as scenarios/recorded/cli-2.1.332/) differs in shape and
+// order from another's, typically the same model scripts recorded with two CLI versions. Per
+// pair of recordings with the same relative path it compares the message kinds
+// (`control_response/<subtype>/<the subtype it answers>`, `stream_event/<event.type>`, …) in each
+// direction, the JSON fields of every CLI → SDK kind (array elements collapsed to `[]`) and the
+// order of kinds. Values are never compared: ids, text, costs and timings vary from run to run.
 //
-// What it compares, per pair of recordings with the same path relative to their set: the message
-// kinds (`type`, `type/subtype`, `control_request/<subtype>`, `control_response/<subtype>/<the
-// subtype it answers>`, `stream_event/<event.type>`) in each direction, the JSON fields of every
-// CLI → SDK message kind (as pointer-like paths with their value type, array elements collapsed
-// to `[]`), and the order of kinds in each direction (aligned by longest common subsequence).
-// Values are never compared: ids, text, costs and timings vary from run to run. SDK → CLI lines
-// are reduced to their kind by the emulator's loader, so only their kinds and order count.
-//
-// How it fails: loading a set returns every problem with file and line (a recording that does
-// not load, an `.ndjson` file whose first line is not a JSON object, a set without recordings,
-// a directory that cannot be read); comparing and printing never fail.
-//
-// What it costs: each recording is loaded once by the emulator's loader and each CLI line is
-// parsed once; the ordering diff is an LCS per session and direction (O(n·m) in messages).
+// How it fails: loading a set returns every problem with file and line; comparing and printing
+// never fail.
+// What it costs: each recording is loaded and each CLI line parsed once; the ordering diff is an
+// LCS per session and direction (O(n·m) in messages).
 #pragma once
 
 #include <cstddef>

@@ -17,11 +17,15 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace claude::harness {
 
 enum class NetnsMode { automatic, required, off };
+
+// "auto", "required" or "off" (--netns); nullopt for anything else.
+[[nodiscard]] std::optional<NetnsMode> parse_netns(std::string_view text);
 
 struct OfflineRecordOptions {
   std::filesystem::path model_script;

@@ -25,15 +25,10 @@
 namespace claude::harness {
 
 struct RecordSetOptions {
-  // The set to (re-)record: its set.json and each case's model-script.ndjson and spec.json
-  // are read from here.
-  std::filesystem::path set_dir;
-  // Where the new set is written (set.json with the recording CLI's version, each case's
-  // model script and spec copied, plus the fresh recordings and observations). Empty: set_dir
-  // itself (its recordings are replaced). A different directory is created if missing.
+  std::filesystem::path set_dir;  // the set to (re-)record
+  // Where the new set is written (created if missing). Empty: set_dir itself.
   std::filesystem::path out_dir;
-  // The real CLI to record. Empty: CLAUDE_TEE_REAL_CLI, else the first `claude` on PATH; with
-  // none of these record_set fails with exit 2.
+  // Empty: CLAUDE_TEE_REAL_CLI, else the first `claude` on PATH (none of these: exit 2).
   std::filesystem::path real_cli;
   // A live progress line (done/total, failures, elapsed) on `out`: only for a terminal.
   bool progress = false;

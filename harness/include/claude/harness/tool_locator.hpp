@@ -1,4 +1,5 @@
-// Finding the executables `harness` puts in front of a command: fake-claude and claude-tee.
+// Finding the executables `harness` puts in front of a command: fake-claude and claude-tee, and
+// model-stub for `harness record --offline`.
 //
 // Order: the directory holding the running `harness` (the build tree's bin/ and an install's
 // bin/ both keep all three together), then the paths the build tree had when harness was built.
@@ -20,7 +21,7 @@ class ToolNotFound : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// `name` is "fake-claude" or "claude-tee".
+// `name` is "fake-claude", "claude-tee" or "model-stub".
 [[nodiscard]] std::filesystem::path locate_tool(std::string_view name);
 // The same, or nullopt after writing "PROGRAM: why\n" to `err`.
 [[nodiscard]] std::optional<std::filesystem::path> locate_tool(std::string_view name,
