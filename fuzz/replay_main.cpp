@@ -49,19 +49,14 @@ int main(int argc, char** argv) {
   std::size_t count = 0;
   for (const std::filesystem::path path : paths) {
     std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) {
-      std::vector<std::filesystem::path> files;
-      for (const auto& entry : std::filesystem::directory_iterator(path, ec)) {
-        if (entry.is_regular_file()) files.push_back(entry.path());
-      }
-      std::sort(files.begin(), files.end());
-      for (const auto& file : files) {
-        if (!run_file(file)) return 2;
-        ++count;
-      }
-    } else if (!run_file(path)) {
-      return 2;
-    } else {
+    std::vector<std::filesystem::path> files;
+    if (!std::filesystem::is_directory(path, ec)) files.push_back(path);
+    for (const auto& entry : std::filesystem::directory_iterator(path, ec)) {
+      if (entry.is_regular_file()) files.push_back(entry.path());
+    }
+    std::sort(files.begin(), files.end());
+    for (const auto& file : files) {
+      if (!run_file(file)) return 2;
       ++count;
     }
   }

@@ -11,20 +11,16 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <string>
 #include <string_view>
 #include <variant>
 
+#include "fuzz_oracle.hpp"
 #include "messages/frame_writer.hpp"
 #include "messages/leading_type.hpp"
 #include "messages/message_parser.hpp"
 
 namespace {
-
-void check(bool condition) {
-  if (!condition) std::abort();
-}
 
 // The line's first member and how many members are named "type", by simdjson's own reading;
 // false when simdjson does not take the line for an object.
@@ -57,11 +53,11 @@ void check_leading_type(std::string_view line, const claude::sdk::ParseResult& p
   if (!type) return;
   Members members;
   if (!read_members(line, members)) return;  // not JSON: the parser decides, later
-  check(members.first_key == "type" && members.first_is_string);
-  check(members.first_string == *type);
+  CHECK(members.first_key == "type" && members.first_is_string);
+  CHECK(members.first_string == *type);
   if (const auto* message = std::get_if<claude::sdk::Message>(&parsed);
       message != nullptr && members.named_type == 1) {
-    check(message->type_name() == *type);
+    CHECK(message->type_name() == *type);
   }
 }
 
@@ -73,21 +69,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto first = parser.parse(line);
   check_leading_type(line, first);
   if (auto* error = std::get_if<claude::sdk::ParseError>(&first)) {
-    check(!error->message.empty());
+    CHECK(!error->message.empty());
     return 0;
   }
   const auto& message = std::get<claude::sdk::Message>(first);
-  check(message.line() == line);
-  check(message.json().is_object());
+  CHECK(message.line() == line);
+  CHECK(message.json().is_object());
 
   std::string frame = claude::sdk::serialize_frame(message.json());
-  check(frame.find('\n') == frame.size() - 1);
+  CHECK(frame.find('\n') == frame.size() - 1);
   frame.pop_back();
   auto second = parser.parse(frame);
-  check(std::holds_alternative<claude::sdk::Message>(second));
+  CHECK(std::holds_alternative<claude::sdk::Message>(second));
   const auto& again = std::get<claude::sdk::Message>(second);
-  check(again.type() == message.type());
-  check(again.type_name() == message.type_name());
-  check(again == message);
+  CHECK(again.type() == message.type());
+  CHECK(again.type_name() == message.type_name());
+  CHECK(again == message);
   return 0;
 }

@@ -12,11 +12,7 @@
 #include "claude/emulator/pattern.hpp"
 #include "fuzz_oracle.hpp"
 
-namespace {
-
 using claude::emulator::Json;
-
-}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

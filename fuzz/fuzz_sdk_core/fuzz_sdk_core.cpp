@@ -32,22 +32,19 @@ using nlohmann::json;
   std::abort();
 }
 
-class Program {
- public:
-  Program(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
-  [[nodiscard]] bool done() const { return at_ >= size_; }
-  std::uint8_t byte() { return at_ < size_ ? data_[at_++] : 0; }
+struct Program {
+  const std::uint8_t* data;
+  std::size_t size;
+  std::size_t at = 0;
+
+  [[nodiscard]] bool done() const { return at >= size; }
+  std::uint8_t byte() { return at < size ? data[at++] : 0; }
   std::string bytes(std::size_t n) {
-    n = std::min(n, size_ - at_);
-    std::string out(reinterpret_cast<const char*>(data_ + at_), n);
-    at_ += n;
+    n = std::min(n, size - at);
+    std::string out(reinterpret_cast<const char*>(data + at), n);
+    at += n;
     return out;
   }
-
- private:
-  const std::uint8_t* data_;
-  std::size_t size_;
-  std::size_t at_ = 0;
 };
 
 struct Checker {
@@ -96,10 +93,8 @@ struct Checker {
   }
 
   void feed(std::string line) {
-    InboundLine in;
-    in.size = line.size();
-    in.text = std::move(line);
-    core.feed_line(std::move(in), now);
+    const std::size_t size = line.size();
+    core.feed_line(InboundLine{.text = std::move(line), .size = size}, now);
   }
 };
 
@@ -112,7 +107,7 @@ std::string pick_id(Program& p, const std::vector<std::string>& ids) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  Program p(data, size);
+  Program p{data, size};
   const bool bulk = p.byte() & 1;
   Checker c{ControlCore(CoreConfig{.request_timeout = std::chrono::milliseconds(100),
                                    .max_line_bytes = 1024,
@@ -140,10 +135,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const std::string id = pick_id(p, c.ours);
         const bool ok = p.byte() & 1;
         json response = {{"subtype", ok ? "success" : "error"}, {"request_id", id}};
-        if (ok)
-          response["response"] = json::object();
-        else
-          response["error"] = "no";
+        response[ok ? "response" : "error"] = ok ? json::object() : json("no");
         c.feed(json{{"type", "control_response"}, {"response", response}}.dump());
         break;
       }

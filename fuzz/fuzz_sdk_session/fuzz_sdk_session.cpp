@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "claude/base/base64.hpp"
 #include "claude/fuzzing/in_process_run.hpp"
 #include "claude/fuzzing/lenient.hpp"
 #include "claude/fuzzing/mutator.hpp"
@@ -41,22 +42,6 @@ const std::vector<Seed>& seeds() {
   return usable;
 }
 
-std::string base64(std::string_view bytes) {
-  static constexpr char kAlphabet[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  for (std::size_t i = 0; i < bytes.size(); i += 3) {
-    std::uint32_t n = static_cast<std::uint8_t>(bytes[i]) << 16;
-    if (i + 1 < bytes.size()) n |= static_cast<std::uint8_t>(bytes[i + 1]) << 8;
-    if (i + 2 < bytes.size()) n |= static_cast<std::uint8_t>(bytes[i + 2]);
-    out += kAlphabet[(n >> 18) & 63];
-    out += kAlphabet[(n >> 12) & 63];
-    out += i + 1 < bytes.size() ? kAlphabet[(n >> 6) & 63] : '=';
-    out += i + 2 < bytes.size() ? kAlphabet[n & 63] : '=';
-  }
-  return out;
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -80,7 +65,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::string rest(reinterpret_cast<const char*>(data) + 8, size - 8);
     if (rest.back() != '\n') rest.push_back('\n');
     doc.steps.insert(doc.steps.begin() + static_cast<std::ptrdiff_t>(at),
-                     Json::object({{"raw_b64", base64(rest)}}));
+                     Json::object({{"raw_b64", claude::base::base64_encode(rest)}}));
   }
   make_lenient(doc, kBounds);
   if (!load_errors(doc).empty()) return 0;

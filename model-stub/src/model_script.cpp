@@ -1,12 +1,14 @@
 #include "claude/model_stub/model_script.hpp"
 
+#include <algorithm>
 #include <claude/base/line_buffer.hpp>
 #include <initializer_list>
+#include <map>
 
 #include "claude/base/excerpt.hpp"
 #include "claude/base/input_file.hpp"
 #include "claude/base/json.hpp"
-#include "pattern/request_pattern.hpp"
+#include "claude/emulator/pattern.hpp"
 
 namespace claude::model_stub {
 namespace {
@@ -22,10 +24,9 @@ struct LineContext {
 
 void allow_only(const LineContext& at, const Json& object, std::string_view where,
                 std::initializer_list<std::string_view> keys) {
-  for (auto it = object.begin(); it != object.end(); ++it) {
-    bool known = false;
-    for (auto k : keys) known = known || it.key() == k;
-    if (!known) at.fail("unknown key \"" + it.key() + "\" in " + std::string(where));
+  for (const auto& item : object.items()) {
+    if (std::ranges::find(keys, item.key()) == keys.end())
+      at.fail("unknown key \"" + item.key() + "\" in " + std::string(where));
   }
 }
 
@@ -53,8 +54,10 @@ std::optional<std::size_t> count_member(const LineContext& at, const Json& objec
 }
 
 Json checked_pattern(const LineContext& at, const Json& pattern, std::string_view where) {
-  if (auto problem = pattern_problem(pattern)) {
-    at.fail("bad pattern in " + std::string(where) + " " + *problem);
+  if (auto problem = emulator::check_pattern(pattern)) {
+    at.fail("bad pattern in " + std::string(where) + " at " +
+            (problem->pointer.empty() ? std::string("/") : problem->pointer) + ": " +
+            problem->reason);
   }
   return pattern;
 }
@@ -206,24 +209,12 @@ ModelScriptError::ModelScriptError(std::string path, std::size_t line, const std
       line_(line) {}
 
 std::string error_type_for_status(int status) {
-  switch (status) {
-    case 400:
-      return "invalid_request_error";
-    case 401:
-      return "authentication_error";
-    case 403:
-      return "permission_error";
-    case 404:
-      return "not_found_error";
-    case 413:
-      return "request_too_large";
-    case 429:
-      return "rate_limit_error";
-    case 529:
-      return "overloaded_error";
-    default:
-      return status >= 500 ? "api_error" : "invalid_request_error";
-  }
+  static const std::map<int, std::string> kTypes = {
+      {400, "invalid_request_error"}, {401, "authentication_error"}, {403, "permission_error"},
+      {404, "not_found_error"},       {413, "request_too_large"},    {429, "rate_limit_error"},
+      {529, "overloaded_error"}};
+  if (auto it = kTypes.find(status); it != kTypes.end()) return it->second;
+  return status >= 500 ? "api_error" : "invalid_request_error";
 }
 
 ModelScript parse_model_script(std::string_view text, const std::string& path) {

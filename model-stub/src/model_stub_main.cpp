@@ -69,18 +69,12 @@ int usage_error(const std::string& message) {
   return claude::base::usage_error(kText, message, std::cerr);
 }
 
-std::optional<std::uint16_t> parse_port(std::string_view text) {
-  unsigned value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size() || value > 65535) return std::nullopt;
-  return static_cast<std::uint16_t>(value);
-}
-
-// A positive integer of at most `max`.
-std::optional<std::uint64_t> parse_positive(std::string_view text, std::uint64_t max) {
+// A whole number from `min` to `max`.
+std::optional<std::uint64_t> parse_number(std::string_view text, std::uint64_t min,
+                                          std::uint64_t max) {
   std::uint64_t value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size() || value == 0 || value > max) {
+  if (ec != std::errc() || end != text.data() + text.size() || value < min || value > max) {
     return std::nullopt;
   }
   return value;
@@ -93,21 +87,21 @@ struct LimitArgs {
 
 std::optional<int> apply_limits(const LimitArgs& given, Options& options) {
   if (given.port) {
-    auto port = parse_port(*given.port);
+    auto port = parse_number(*given.port, 0, 65535);
     if (!port) return usage_error("--port needs a number from 0 to 65535");
-    options.port = *port;
+    options.port = static_cast<std::uint16_t>(*port);
   }
   for (auto [flag, text, slot] :
        {std::tuple{"--idle-timeout-ms", &given.idle, &options.limits.idle_timeout},
         {"--header-timeout-ms", &given.header, &options.limits.header_timeout},
         {"--body-timeout-ms", &given.body, &options.limits.body_timeout}}) {
     if (!*text) continue;
-    auto ms = parse_positive(**text, 86'400'000);
+    auto ms = parse_number(**text, 1, 86'400'000);
     if (!ms) return usage_error(std::string(flag) + " needs milliseconds from 1 to 86400000");
     *slot = std::chrono::milliseconds(*ms);
   }
   if (given.budget) {
-    auto mib = parse_positive(*given.budget, 1u << 20);
+    auto mib = parse_number(*given.budget, 1, 1u << 20);
     if (!mib) return usage_error("--body-budget-mib needs a number of MiB from 1 to 1048576");
     options.limits.body_budget_bytes = *mib << 20;
   }

@@ -26,28 +26,22 @@ Json delta_event(std::size_t index, Json delta) {
 
 void append_deltas(std::vector<SseEvent>& events, std::size_t index, const Json& block,
                    std::size_t chunk_chars) {
+  const auto deltas = [&](const std::string& text, const char* type, const char* key) {
+    for (auto& piece : split_code_points(text, chunk_chars))
+      events.push_back({"content_block_delta", delta_event(index, {{"type", type}, {key, piece}})});
+  };
   const auto& type = block["type"].get_ref<const std::string&>();
   if (type == "text") {
-    for (auto& piece : split_code_points(block["text"].get<std::string>(), chunk_chars)) {
-      events.push_back(
-          {"content_block_delta", delta_event(index, {{"type", "text_delta"}, {"text", piece}})});
-    }
+    deltas(block["text"].get<std::string>(), "text_delta", "text");
   } else if (type == "thinking") {
-    for (auto& piece : split_code_points(block["thinking"].get<std::string>(), chunk_chars)) {
-      events.push_back({"content_block_delta",
-                        delta_event(index, {{"type", "thinking_delta"}, {"thinking", piece}})});
-    }
+    deltas(block["thinking"].get<std::string>(), "thinking_delta", "thinking");
     events.push_back(
         {"content_block_delta",
          delta_event(index, {{"type", "signature_delta"},
                              {"signature", block.value("signature", kDefaultSignature)}})});
   } else {
-    const std::string input =
-        base::dump_json(block.contains("input") ? block["input"] : Json::object());
-    for (auto& piece : split_code_points(input, chunk_chars)) {
-      events.push_back({"content_block_delta", delta_event(index, {{"type", "input_json_delta"},
-                                                                   {"partial_json", piece}})});
-    }
+    deltas(base::dump_json(block.contains("input") ? block["input"] : Json::object()),
+           "input_json_delta", "partial_json");
   }
 }
 

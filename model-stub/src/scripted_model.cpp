@@ -5,10 +5,11 @@
 #include "claude/base/json.hpp"
 #include "claude/emulator/pattern.hpp"
 #include "claude/model_stub/reply_encoding.hpp"
-#include "pattern/request_pattern.hpp"
 
 namespace claude::model_stub {
 namespace {
+
+using emulator::Bindings;
 
 constexpr std::size_t kQuotedTextLimit = 200;
 
@@ -61,13 +62,13 @@ RequestSubjects subjects_of(const Json& messages) {
 
 bool any_matches(const Json& pattern, const std::vector<Json>& values, Bindings& bindings) {
   return std::any_of(values.begin(), values.end(),
-                     [&](const Json& v) { return pattern_matches(pattern, v, bindings); });
+                     [&](const Json& v) { return emulator::match(pattern, v, bindings).matched; });
 }
 
 bool rule_matches(const Rule& rule, const Json& body, const RequestSubjects& subjects,
                   Bindings& bindings) {
   Bindings candidate;
-  if (rule.request && !pattern_matches(*rule.request, body, candidate)) return false;
+  if (rule.request && !emulator::match(*rule.request, body, candidate).matched) return false;
   if (rule.user_text && !any_matches(*rule.user_text, subjects.texts, candidate)) return false;
   if (rule.tool_result && !any_matches(*rule.tool_result, subjects.tool_results, candidate))
     return false;
@@ -143,19 +144,19 @@ ApiResponse ScriptedModel::answer(const ApiRequest& request) {
 }
 
 ApiResponse ScriptedModel::answer_unreadable(const std::string& reason) {
-  ++requests_seen_;
-  ApiResponse response = error_response(
-      400, "invalid_request_error", "request #" + std::to_string(requests_seen_) + ": " + reason,
-      "unreadable request");
-  response.headers.emplace_back("request-id", "req_stub_" + std::to_string(requests_seen_));
-  return response;
+  return numbered_error(400, "invalid_request_error", reason, "unreadable request");
 }
 
 ApiResponse ScriptedModel::answer_overloaded(const std::string& reason) {
+  return numbered_error(529, "overloaded_error", reason, "overloaded");
+}
+
+ApiResponse ScriptedModel::numbered_error(int status, const std::string& type,
+                                          const std::string& reason, std::string outcome) {
   ++requests_seen_;
   ApiResponse response =
-      error_response(529, "overloaded_error",
-                     "request #" + std::to_string(requests_seen_) + ": " + reason, "overloaded");
+      error_response(status, type, "request #" + std::to_string(requests_seen_) + ": " + reason,
+                     std::move(outcome));
   response.headers.emplace_back("request-id", "req_stub_" + std::to_string(requests_seen_));
   return response;
 }
@@ -163,21 +164,16 @@ ApiResponse ScriptedModel::answer_overloaded(const std::string& reason) {
 ApiResponse ScriptedModel::answer_messages(const ApiRequest& request) {
   const std::string number = "request #" + std::to_string(requests_seen_);
   const Json body = claude::base::parse_json_or_discarded(request.body);
-  if (body.is_discarded()) {
-    return error_response(400, "invalid_request_error", number + ": the body is not valid JSON",
+  const char* malformed =
+      body.is_discarded()                                     ? "the body is not valid JSON"
+      : !body.is_object()                                     ? "the body must be a JSON object"
+      : !body.contains("model") || !body["model"].is_string() ? "model: Field required (a string)"
+      : !body.contains("messages") || !body["messages"].is_array() || body["messages"].empty()
+          ? "messages: a non-empty array is required"
+          : nullptr;
+  if (malformed != nullptr) {
+    return error_response(400, "invalid_request_error", number + ": " + malformed,
                           "malformed body");
-  }
-  if (!body.is_object()) {
-    return error_response(400, "invalid_request_error", number + ": the body must be a JSON object",
-                          "malformed body");
-  }
-  if (!body.contains("model") || !body["model"].is_string()) {
-    return error_response(400, "invalid_request_error",
-                          number + ": model: Field required (a string)", "malformed body");
-  }
-  if (!body.contains("messages") || !body["messages"].is_array() || body["messages"].empty()) {
-    return error_response(400, "invalid_request_error",
-                          number + ": messages: a non-empty array is required", "malformed body");
   }
 
   const RequestSubjects subjects = subjects_of(body["messages"]);
@@ -221,7 +217,7 @@ ApiResponse ScriptedModel::answer_messages(const ApiRequest& request) {
   resolved.model = reply.model.value_or(body["model"].get<std::string>());
   bool has_tool_use = false;
   for (const auto& block : reply.content) {
-    Json concrete = substitute_captures(block, bindings);
+    Json concrete = emulator::substitute(block, bindings);
     if (concrete["type"] == "tool_use") {
       has_tool_use = true;
       if (!concrete.contains("id"))
@@ -233,8 +229,7 @@ ApiResponse ScriptedModel::answer_messages(const ApiRequest& request) {
                          : has_tool_use             ? "tool_use"
                                                     : "end_turn";
   resolved.usage = default_usage();
-  for (auto it = reply.usage.begin(); it != reply.usage.end(); ++it)
-    resolved.usage[it.key()] = it.value();
+  resolved.usage.update(reply.usage);
   resolved.chunk_chars = reply.chunk_chars;
 
   ApiResponse response;

@@ -95,6 +95,7 @@ struct Connection {
   explicit Connection(tcp::socket s) : socket(std::move(s)), deadline(socket.get_executor()) {}
   void arm(std::chrono::milliseconds after, const char* what) {
     phase = what;
+    limit = after;
     deadline.expires_after(after);
   }
   void disarm() { deadline.expires_at(asio::steady_timer::time_point::max()); }
@@ -153,13 +154,11 @@ asio::awaitable<void> serve_connection(std::shared_ptr<Connection> c, ScriptedMo
       boost::system::error_code ec;
       if (buffer.size() == 0) {
         c->arm(limits.idle_timeout, "the next request");
-        c->limit = limits.idle_timeout;
         co_await socket.async_wait(tcp::socket::wait_read,
                                    asio::redirect_error(asio::use_awaitable, ec));
         if (ec) break;
       }
       c->arm(limits.header_timeout, "the request header");
-      c->limit = limits.header_timeout;
       co_await http::async_read_header(socket, buffer, parser,
                                        asio::redirect_error(asio::use_awaitable, ec));
       if (c->expired != nullptr || peer_closed(ec)) break;
@@ -178,17 +177,15 @@ asio::awaitable<void> serve_connection(std::shared_ptr<Connection> c, ScriptedMo
         }
         const BudgetHold hold(budget, declared);
         c->arm(limits.body_timeout, "the request body");
-        c->limit = limits.body_timeout;
         co_await http::async_read(socket, buffer, parser,
                                   asio::redirect_error(asio::use_awaitable, ec));
         if (c->expired != nullptr || peer_closed(ec)) break;
       }
       c->disarm();
       if (ec) {
-        ApiRequest unreadable{"", "", {}, ""};
         const ApiResponse response =
             model.answer_unreadable("malformed HTTP request: " + ec.message());
-        if (log != nullptr) log->record(unreadable, response);
+        if (log != nullptr) log->record(ApiRequest{"", "", {}, ""}, response);
         co_await write_json(socket, response, 11, false);
         break;
       }

@@ -83,6 +83,8 @@ int main(int argc, char** argv) {
   for (char** e = environ; *e != nullptr; ++e) environment.emplace_back(*e);
 
   std::filesystem::path real_cli;
+  Redactor redactor;
+  std::unique_ptr<RecordingWriter> writer;
   try {
     RealCliSearch search;
     search.explicit_path = env_value("CLAUDE_TEE_REAL_CLI");
@@ -90,28 +92,20 @@ int main(int argc, char** argv) {
     search.home = env_value("HOME");
     search.self = file_identity("/proc/self/exe").value_or(FileIdentity{});
     real_cli = locate_real_cli(search);
-  } catch (const RealCliError& e) {
-    fail(e.what());
-  }
-
-  if (args.size() == 1 && (args[0] == "-v" || args[0] == "--version")) {
-    ::execv(real_cli.c_str(), argv);
-    fail(real_cli.string() + ": cannot execute: " + std::strerror(errno));
-  }
-
-  Redactor redactor = Redactor::with_builtin_rules();
-  try {
+    if (args.size() == 1 && (args[0] == "-v" || args[0] == "--version")) {
+      ::execv(real_cli.c_str(), argv);
+      fail(real_cli.string() + ": cannot execute: " + std::strerror(errno));
+    }
+    redactor = Redactor::with_builtin_rules();
     if (auto rules = env_value("CLAUDE_TEE_REDACT"); rules && !rules->empty()) {
       redactor.add_rules_file(*rules);
     }
     add_secret_env_rules(redactor, environment);
+    writer = RecordingWriter::create(resolve_recording_target(env_value("CLAUDE_TEE_OUT")));
+  } catch (const RealCliError& e) {
+    fail(e.what());
   } catch (const RedactionError& e) {
     fail(e.what());
-  }
-
-  std::unique_ptr<RecordingWriter> writer;
-  try {
-    writer = RecordingWriter::create(resolve_recording_target(env_value("CLAUDE_TEE_OUT")));
   } catch (const RecordingError& e) {
     fail(e.what());
   }

@@ -8,14 +8,6 @@
 #include "claude/base/utf8.hpp"
 
 namespace claude::recorder {
-namespace {
-
-void append_time(std::string& out, double t) {
-  out += EventTime(t).text();
-}
-
-}  // namespace
-
 std::string_view stream_name(Stream stream) noexcept {
   static constexpr std::string_view kNames[] = {"in", "out", "err"};
   const auto i = static_cast<std::size_t>(stream);
@@ -57,21 +49,21 @@ void append_line_event(std::string& out, const EventTime& t, Stream stream, std:
 }
 
 void append_eof_event(std::string& out, double t, Stream stream) {
-  append_time(out, t);
+  out += EventTime(t).text();
   out += ",\"eof\":\"";
   out += stream_name(stream);
   out += "\"}\n";
 }
 
 void append_exit_event(std::string& out, double t, int code) {
-  append_time(out, t);
+  out += EventTime(t).text();
   out += ",\"exit\":";
   out += std::to_string(code);
   out += "}\n";
 }
 
 void append_signal_event(std::string& out, double t, std::string_view signal_name) {
-  append_time(out, t);
+  out += EventTime(t).text();
   out += ",\"signal\":";
   base::append_json_string(out, signal_name);
   out += "}\n";

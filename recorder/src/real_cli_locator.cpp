@@ -52,11 +52,8 @@ std::filesystem::path locate_real_cli(const RealCliSearch& search) {
     }
     return path;
   }
-  const auto candidates = real_cli_candidates(search);
-  for (const auto& candidate : candidates) {
-    if (!is_executable_file(candidate)) continue;
-    if (file_identity(candidate) == search.self) continue;
-    return candidate;
+  for (const auto& candidate : real_cli_candidates(search)) {
+    if (is_executable_file(candidate) && file_identity(candidate) != search.self) return candidate;
   }
   throw RealCliError(
       "no real claude CLI found on PATH or in the usual install locations (claude-tee skips "

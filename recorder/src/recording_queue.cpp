@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
 
 namespace claude::recorder {
 namespace {
@@ -43,6 +44,29 @@ bool pwrite_all(int fd, const char* data, std::size_t size, std::uint64_t offset
   return true;
 }
 
+// A recycled buffer from `free`, or null.
+std::unique_ptr<char[]> pop_free(std::vector<std::unique_ptr<char[]>>& free) {
+  if (free.empty()) return nullptr;
+  auto buffer = std::move(free.back());
+  free.pop_back();
+  return buffer;
+}
+
+// Gives `chunk` bytes [0, size) of `buffer`: a large chunk takes the buffer over (its pump may
+// still be forwarding from it), a small one gets a copy.
+void keep_bytes(RecordedChunk& chunk, std::unique_ptr<char[]>& buffer, std::size_t size) {
+  if (size >= RecordingQueue::kHandOverBytes) {
+    chunk.storage = std::move(buffer);
+    chunk.charge = RecordingQueue::kBufferBytes;
+    chunk.handed_over = true;
+    chunk.recyclable = true;
+  } else {
+    chunk.storage.reset(new char[size == 0 ? 1 : size]);
+    std::memcpy(chunk.storage.get(), buffer.get(), size);
+    chunk.charge = size + kChunkOverhead;
+  }
+}
+
 }  // namespace
 
 RecordingQueue::RecordingQueue(Limits limits) : limits_(std::move(limits)) {}
@@ -57,12 +81,7 @@ std::unique_ptr<char[]> RecordingQueue::take_buffer(Stream stream) {
     const std::size_t s = index_of(stream);
     forwarding_[s] = nullptr;  // the pump is done with its previous buffer
     if (released_while_forwarding_[s]) return std::move(released_while_forwarding_[s]);
-    auto& free = free_buffers_[s];
-    if (!free.empty()) {
-      auto buffer = std::move(free.back());
-      free.pop_back();
-      return buffer;
-    }
+    if (auto buffer = pop_free(free_buffers_[s])) return buffer;
   }
   return std::unique_ptr<char[]>(new char[kBufferBytes]);
 }
@@ -108,49 +127,31 @@ bool RecordingQueue::try_spill(Stream stream, double t, const char* data, std::s
     if (--spills_outstanding_ == 0) spill_end_ = 0;
     return false;
   }
-  RecordedChunk chunk;
-  chunk.stream = stream;
-  chunk.t = t;
-  chunk.size = size;
-  chunk.charge = kChunkOverhead;
-  chunk.spilled = true;
-  chunk.spill_offset = offset;
-  chunk.spilled_bytes = size;
-  enqueue(std::move(chunk), false);
+  enqueue(RecordedChunk{.stream = stream,
+                        .t = t,
+                        .size = size,
+                        .charge = kChunkOverhead,
+                        .spilled = true,
+                        .spill_offset = offset,
+                        .spilled_bytes = size},
+          false);
   return true;
 }
 
 void RecordingQueue::push(Stream stream, double t, std::unique_ptr<char[]>& buffer,
                           std::size_t size) {
   if (try_spill(stream, t, buffer.get(), size)) return;
-  RecordedChunk chunk;
-  chunk.stream = stream;
-  chunk.t = t;
-  chunk.size = size;
-  if (size >= kHandOverBytes) {
-    {
-      std::lock_guard lock(mutex_);
-      forwarding_[index_of(stream)] = buffer.get();
-    }
-    chunk.storage = std::move(buffer);
-    chunk.charge = kBufferBytes;
-    chunk.handed_over = true;
-    chunk.recyclable = true;
-  } else {
-    chunk.storage.reset(new char[size == 0 ? 1 : size]);
-    std::memcpy(chunk.storage.get(), buffer.get(), size);
-    chunk.charge = size + kChunkOverhead;
+  RecordedChunk chunk{.stream = stream, .t = t, .size = size};
+  keep_bytes(chunk, buffer, size);
+  if (chunk.handed_over) {
+    std::lock_guard lock(mutex_);
+    forwarding_[index_of(stream)] = chunk.storage.get();
   }
   enqueue(std::move(chunk), true);
 }
 
 void RecordingQueue::push_eof(Stream stream, double t) {
-  RecordedChunk chunk;
-  chunk.stream = stream;
-  chunk.t = t;
-  chunk.eof = true;
-  chunk.charge = kChunkOverhead;
-  enqueue(std::move(chunk), true);
+  enqueue(RecordedChunk{.stream = stream, .t = t, .eof = true, .charge = kChunkOverhead}, true);
 }
 
 void RecordingQueue::enqueue(RecordedChunk chunk, bool may_wait) {
@@ -168,8 +169,7 @@ void RecordingQueue::enqueue(RecordedChunk chunk, bool may_wait) {
     queued_bytes_ += chunk.charge;
     if (chunk.spilled) ++spilled_chunks_;
     entries_.push_back(std::move(chunk));
-    wake = consumer_idle_;
-    consumer_idle_ = false;
+    wake = std::exchange(consumer_idle_, false);
   }
   if (wake) consumer_wake_.notify_one();
 }
@@ -180,10 +180,7 @@ RecordingQueue::Slot RecordingQueue::reserve(Stream stream, double t, std::size_
   slot.capacity = capacity;
   std::unique_lock lock(mutex_);
   if (closed_) return slot;
-  RecordedChunk chunk;
-  chunk.stream = stream;
-  chunk.t = t;
-  chunk.pending = true;
+  RecordedChunk chunk{.stream = stream, .t = t, .pending = true};
   if (should_spill(kBufferBytes, capacity)) {
     slot.spill = true;
     slot.spill_fd = spill_fd_;
@@ -238,22 +235,12 @@ void RecordingQueue::commit(const Slot& slot, std::unique_ptr<char[]>& buffer, s
       if (spilled_bytes < size) spill_broken_ = true;
     }
     if (!slot.spill || spilled_bytes < size) {
-      std::size_t charge = kBufferBytes;
-      if (size >= kHandOverBytes) {
-        forwarding_[index_of(slot.stream)] = buffer.get();
-        chunk.storage = std::move(buffer);
-        chunk.handed_over = true;
-        chunk.recyclable = true;
-      } else {
-        chunk.storage.reset(new char[size]);
-        std::memcpy(chunk.storage.get(), buffer.get(), size);
-        charge = size + kChunkOverhead;
-      }
-      queued_bytes_ = queued_bytes_ - chunk.charge + charge;
-      chunk.charge = charge;
+      const std::size_t reserved_charge = chunk.charge;
+      keep_bytes(chunk, buffer, size);
+      if (chunk.handed_over) forwarding_[index_of(slot.stream)] = chunk.storage.get();
+      queued_bytes_ = queued_bytes_ - reserved_charge + chunk.charge;
     }
-    wake = consumer_idle_;
-    consumer_idle_ = false;
+    wake = std::exchange(consumer_idle_, false);
   }
   if (wake) consumer_wake_.notify_one();
 }
@@ -272,8 +259,7 @@ void RecordingQueue::cancel(const Slot& slot) {
     if (slot.spill) give_back_spill_tail(slot, 0);
     queued_bytes_ = queued_bytes_ - chunk.charge + kChunkOverhead;
     chunk.charge = kChunkOverhead;
-    wake = consumer_idle_;
-    consumer_idle_ = false;
+    wake = std::exchange(consumer_idle_, false);
     room = producers_waiting_ > 0;
   }
   if (wake) consumer_wake_.notify_one();
@@ -332,12 +318,8 @@ bool RecordingQueue::load(RecordedChunk& chunk) {
     // A recycled read buffer (a pump's chunk is one read): a fresh allocation per chunk would
     // cost page faults on every load.
     std::lock_guard lock(mutex_);
-    auto& free = free_buffers_[index_of(chunk.stream)];
-    if (!free.empty()) {
-      chunk.storage = std::move(free.back());
-      free.pop_back();
-      chunk.recyclable = true;
-    }
+    chunk.storage = pop_free(free_buffers_[index_of(chunk.stream)]);
+    chunk.recyclable = chunk.storage != nullptr;
   }
   if (!chunk.storage) {
     chunk.storage.reset(new char[std::max(chunk.size, kBufferBytes)]);

@@ -13,10 +13,6 @@
 namespace claude::recorder {
 namespace {
 
-std::string errno_text(int err) {
-  return std::strerror(err);
-}
-
 // The `t` an encoded event starts with ({"t":12.345678,…}), as written.
 std::string t_of(std::string_view events) {
   constexpr std::string_view kPrefix = "{\"t\":";
@@ -60,14 +56,15 @@ std::unique_ptr<RecordingWriter> RecordingWriter::create(const RecordingTarget& 
     const int fd = open_exclusive(target.path);
     if (fd < 0) {
       const int err = errno;
-      throw RecordingError(target.path.string() + ": cannot create recording: " + errno_text(err) +
+      throw RecordingError(target.path.string() +
+                           ": cannot create recording: " + std::strerror(err) +
                            (err == EEXIST ? " (claude-tee never overwrites a recording)" : ""));
     }
     return std::unique_ptr<RecordingWriter>(new RecordingWriter(fd, target.path, write));
   }
   if (::mkdir(target.path.c_str(), 0700) != 0 && errno != EEXIST) {
     throw RecordingError(target.path.string() +
-                         ": cannot create recording directory: " + errno_text(errno));
+                         ": cannot create recording directory: " + std::strerror(errno));
   }
   const std::string stem = "claude-" + utc_stamp() + "-" + std::to_string(::getpid());
   for (int n = 0; n < 10000; ++n) {
@@ -76,7 +73,7 @@ std::unique_ptr<RecordingWriter> RecordingWriter::create(const RecordingTarget& 
     const int fd = open_exclusive(path);
     if (fd >= 0) return std::unique_ptr<RecordingWriter>(new RecordingWriter(fd, path, write));
     if (errno != EEXIST) {
-      throw RecordingError(path.string() + ": cannot create recording: " + errno_text(errno));
+      throw RecordingError(path.string() + ": cannot create recording: " + std::strerror(errno));
     }
   }
   throw RecordingError(target.path.string() + ": no free recording file name for " + stem);
@@ -96,7 +93,7 @@ bool RecordingWriter::write_unwritten_locked() {
       unwritten_.erase(0, done);
       std::lock_guard queue_lock(queue_mutex_);
       stuck_ = true;
-      last_reason_ = errno_text(err);
+      last_reason_ = std::strerror(err);
       unwritten_size_ = unwritten_.size();
       return false;
     }
@@ -198,26 +195,17 @@ void RecordingWriter::close_with(std::string_view final_events) {
 std::optional<std::string> RecordingWriter::losses() const {
   std::lock_guard queue_lock(queue_mutex_);
   if (dropped_events_ == 0 && never_written_ == 0) return std::nullopt;
-  std::string text = path_.string();
-  text += ':';
+  std::string text = path_.string() + ":";
   if (dropped_events_ != 0) {
-    text += ' ';
-    text += std::to_string(dropped_events_);
-    text += " events (";
-    text += std::to_string(dropped_bytes_);
-    text += " bytes) dropped while the file could not be written (";
-    text += gap_reason_;
-    text += "), marked by ";
-    text += std::to_string(gaps_written_);
-    text += " gap event(s)";
+    text += " " + std::to_string(dropped_events_) + " events (" + std::to_string(dropped_bytes_) +
+            " bytes) dropped while the file could not be written (" + gap_reason_ +
+            "), marked by " + std::to_string(gaps_written_) + " gap event(s)";
   }
   if (never_written_ != 0) {
     if (dropped_events_ != 0) text += ';';
-    text += " the last ";
-    text += std::to_string(never_written_);
-    text += " bytes (the end of the session and its exit event) were never written (";
-    text += last_reason_;
-    text += ')';
+    text += " the last " + std::to_string(never_written_) +
+            " bytes (the end of the session and its exit event) were never written (" +
+            last_reason_ + ")";
   }
   return text;
 }

@@ -42,10 +42,7 @@ Redactor::Redactor(Redactor&&) noexcept = default;
 Redactor& Redactor::operator=(Redactor&&) noexcept = default;
 
 std::string Redactor::placeholder(std::string_view name) {
-  std::string out = "<redacted:";
-  out.append(name);
-  out.push_back('>');
-  return out;
+  return "<redacted:" + std::string(name) + ">";
 }
 
 std::span<const Redactor::BuiltinRule> Redactor::builtin_rules() noexcept {

@@ -195,6 +195,12 @@ struct SessionState {
   StreamRecorder& recorder_of(Stream stream) {
     return stream == Stream::in ? in : stream == Stream::out ? out : err;
   }
+
+  void output_done() {
+    std::lock_guard lock(mutex);
+    ++outputs_done;
+    changed.notify_all();
+  }
 };
 
 void set_pipe_size(int fd) {
@@ -449,16 +455,12 @@ ChildOutcome run_tee_session(const TeeConfig& config, RecordingHeader header,
     pump(state, Stream::out, fd, STDOUT_FILENO, false);
     ::close(fd);
     release_stdout();
-    std::lock_guard lock(state->mutex);
-    ++state->outputs_done;
-    state->changed.notify_all();
+    state->output_done();
   });
   std::thread err_pump([state, fd = err.read_end] {
     pump(state, Stream::err, fd, STDERR_FILENO, false);
     ::close(fd);
-    std::lock_guard lock(state->mutex);
-    ++state->outputs_done;
-    state->changed.notify_all();
+    state->output_done();
   });
   std::thread in_pump(
       [state, fd = in.write_end] { pump(state, Stream::in, STDIN_FILENO, fd, true); });

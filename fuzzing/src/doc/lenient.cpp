@@ -6,14 +6,8 @@ namespace claude::fuzzing {
 namespace {
 
 bool has_capture(const Json& value) {
-  if (value.is_object()) {
-    if (value.size() == 1 && value.contains("$capture")) return true;
-    return std::any_of(value.begin(), value.end(), [](const Json& v) { return has_capture(v); });
-  }
-  if (value.is_array()) {
-    return std::any_of(value.begin(), value.end(), [](const Json& v) { return has_capture(v); });
-  }
-  return false;
+  if (value.is_object() && value.size() == 1 && value.contains("$capture")) return true;
+  return value.is_structured() && std::any_of(value.begin(), value.end(), has_capture);
 }
 
 bool is_operator(const Json& value) {

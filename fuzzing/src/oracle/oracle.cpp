@@ -2,7 +2,7 @@
 
 #include <re2/re2.h>
 
-#include <array>
+#include <algorithm>
 #include <csignal>
 #include <map>
 #include <set>
@@ -53,6 +53,12 @@ void results_in_bytes(const std::string& bytes, std::vector<Json>& out) {
   }
 }
 
+bool step_ran(const Json& report, std::size_t i) {
+  const Json* steps = member(report, "steps");
+  return steps != nullptr && steps->is_array() && i < steps->size() &&
+         string_member((*steps)[i], "status") == "done";
+}
+
 struct PlayedFacts {
   std::vector<Json> results_sent;  // result messages of steps that ran
   bool hang_scripted = false;
@@ -60,13 +66,10 @@ struct PlayedFacts {
 
 PlayedFacts played_facts(const ScenarioDoc& played, const Json* report) {
   PlayedFacts facts;
-  const Json* steps = report != nullptr ? member(*report, "steps") : nullptr;
   for (std::size_t i = 0; i < played.steps.size(); ++i) {
     const Json& step = played.steps[i];
     if (step.contains("hang")) facts.hang_scripted = true;
-    const bool ran = steps != nullptr && steps->is_array() && i < steps->size() &&
-                     string_member((*steps)[i], "status") == "done";
-    if (!ran) continue;
+    if (report == nullptr || !step_ran(*report, i)) continue;
     if (step.contains("send") && string_member(step["send"], "type") == "result") {
       facts.results_sent.push_back(step["send"]);
     } else if (step.contains("raw") && step["raw"].is_string()) {
@@ -74,12 +77,6 @@ PlayedFacts played_facts(const ScenarioDoc& played, const Json* report) {
     }
   }
   return facts;
-}
-
-bool step_ran(const Json& report, std::size_t i) {
-  const Json* steps = member(report, "steps");
-  return steps != nullptr && steps->is_array() && i < steps->size() &&
-         string_member((*steps)[i], "status") == "done";
 }
 
 std::string subtype_or_none(const Json* request) {
@@ -253,12 +250,10 @@ std::vector<Violation> check_oracles(const ScenarioDoc& played, const RunOutcome
   const bool excused_hang = ended_by_timeout && facts.hang_scripted;
   if ((!ended_by_timeout || excused_hang) && !facts.results_sent.empty() && !delivered_result &&
       documented_errors.empty() && out.empty()) {
-    bool error_result = false;
-    for (const Json& r : facts.results_sent) {
+    const bool error_result = std::ranges::any_of(facts.results_sent, [](const Json& r) {
       const Json* is_error = member(r, "is_error");
-      if ((is_error != nullptr && *is_error == true) || string_member(r, "subtype") != "success")
-        error_result = true;
-    }
+      return (is_error != nullptr && *is_error == true) || string_member(r, "subtype") != "success";
+    });
     const std::string raised = runtime_errors.empty() ? "silent" : runtime_errors.front().first;
     out.push_back(
         {"result-lost",

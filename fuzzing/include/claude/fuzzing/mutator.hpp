@@ -1,15 +1,10 @@
 // Mutators: protocol-level edits of a scenario that fake-claude still plays (docs/fuzz.md).
 //
 // What it is: a fixed table of named mutators in four families — `framing.*` (how lines reach
-// the SDK: split writes, CRLF, BOM, blank lines, noise, a long line, a missing final newline, a
-// stream cut mid-line), `message.*` (what a line says: dropped, duplicated or retyped fields,
-// unknown types, subtypes and content blocks, escapes, U+2028, lone surrogates, huge numbers,
-// extra fields, dropped or repeated messages), `control.*` (the control protocol: unknown,
-// unregistered, duplicate or cancelled requests, unknown response ids, replies out of order, a
-// slow or missing initialize reply) and `process.*` (exit or crash mid-turn, stderr floods,
-// stdout closed early, a hang). Each edits a ScenarioDoc in place from a FuzzRng and names the
-// *site* it edited ("message.drop_field result/error_max_turns errors"), so a campaign can prefer
-// sites it has not tried yet.
+// the SDK), `message.*` (what a line says), `control.*` (the control protocol) and `process.*`
+// (how the CLI ends or stalls); `harness fuzz --list-mutators` lists them. Each edits a
+// ScenarioDoc in place from a FuzzRng and names the *site* it edited ("message.drop_field
+// result/error_max_turns errors"), so a campaign can prefer sites it has not tried yet.
 //
 // How it fails: a mutator that does not apply to a doc returns nullopt and leaves it unchanged;
 // `mutate` keeps only results the emulator's loader accepts, and returns nullopt when no attempt

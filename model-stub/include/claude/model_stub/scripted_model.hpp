@@ -43,6 +43,9 @@ class ScriptedModel {
 
  private:
   ApiResponse answer_messages(const ApiRequest& request);
+  // Counts the request and answers it with `reason` behind its number.
+  ApiResponse numbered_error(int status, const std::string& type, const std::string& reason,
+                             std::string outcome);
 
   ModelScript script_;
   std::vector<std::size_t> uses_;

@@ -64,28 +64,27 @@ class LineSplitter {
   }
 
   [[nodiscard]] std::size_t buffered_bytes() const noexcept { return pending_.size(); }
-  [[nodiscard]] std::size_t piece_bytes() const noexcept { return piece_bytes_; }
 
  private:
+  // Delivers full pieces while more than one piece is left; returns the rest (never empty when
+  // `bytes` is not), so the piece that ends a line is never empty.
   template <class Handler>
-  void emit_line(std::string_view line, bool partial, Handler& handler) {
-    while (line.size() > piece_bytes_) {
-      handler(LinePiece{line.substr(0, piece_bytes_), true, false});
-      line.remove_prefix(piece_bytes_);
+  std::string_view emit_pieces(std::string_view bytes, Handler& handler) {
+    while (bytes.size() > piece_bytes_) {
+      handler(LinePiece{bytes.substr(0, piece_bytes_), true, false});
+      bytes.remove_prefix(piece_bytes_);
     }
-    handler(LinePiece{line, false, partial});
+    return bytes;
   }
 
-  // Keeps at least one byte pending, so the piece that ends a line is never empty.
+  template <class Handler>
+  void emit_line(std::string_view line, bool partial, Handler& handler) {
+    handler(LinePiece{emit_pieces(line, handler), false, partial});
+  }
+
   template <class Handler>
   void emit_full_pieces(Handler& handler) {
-    if (pending_.size() <= piece_bytes_) return;
-    std::string_view rest = pending_;
-    while (rest.size() > piece_bytes_) {
-      handler(LinePiece{rest.substr(0, piece_bytes_), true, false});
-      rest.remove_prefix(piece_bytes_);
-    }
-    pending_.erase(0, pending_.size() - rest.size());
+    pending_.erase(0, pending_.size() - emit_pieces(pending_, handler).size());
   }
 
   std::size_t piece_bytes_;

@@ -4,36 +4,32 @@
 //
 // What it is: a bounded multi-producer, single-consumer FIFO of chunks (stream, read time, bytes)
 // and end-of-stream marks. A pump pushes a chunk right after reading it and *before* forwarding
-// it, so the FIFO order is causal across streams: an answer is pushed after the request that
-// caused it. A chunk of at least kHandOverBytes takes the pump's read buffer itself (no copy) and
-// the pump continues with a recycled one (take_buffer); a smaller chunk is copied. The consumer
-// takes everything queued in one batch; after a batch of less than kHandOverBytes it lingers
-// (1 ms by default) before taking the next one, so a chatty session costs about one wake-up per
-// linger period instead of one per line.
+// it, so the FIFO order is causal across streams. A chunk of at least kHandOverBytes takes the
+// pump's read buffer itself (the pump continues with a recycled one, take_buffer); a smaller one
+// is copied. The consumer takes everything queued in one batch; after a batch of less than
+// kHandOverBytes it lingers (1 ms by default) first, so a chatty session costs about one wake-up
+// per linger period instead of one per line.
 //
-// How it fails: it never drops a chunk while open. When the queued bytes reach the memory bound
-// (16 MiB), a chunk's bytes go to an unlinked spill file in the spill directory instead (written
-// by the pump, read back by the consumer), up to the spill bound (1 GiB of backlog; the file is
-// rewound whenever the consumer catches up). Without a spill directory, when the spill bound is
-// reached or the spill file cannot be created or written, push() waits until the consumer has
-// released enough (back-pressure: forwarding slows down to the recorder's pace instead of losing
-// recording data). After close(), push() discards and never waits, and pop_batch() returns what
-// is left, then false.
+// How it fails: it never drops a chunk while open. Past the memory bound (16 MiB) a chunk's bytes
+// go to an unlinked spill file in the spill directory (written by the pump, read back by the
+// consumer), up to the spill bound (1 GiB of backlog; the file is rewound whenever the consumer
+// catches up). Without a spill directory, past the spill bound, or when the spill file cannot be
+// created or written, push() waits for the consumer to release room (back-pressure: forwarding
+// slows to the recorder's pace instead of losing data). After close(), push() discards and never
+// waits, and pop_batch() returns what is left, then false.
 //
-// The zero-copy path (claude-tee forwards pipe to pipe with tee(2) before the bytes reach user
-// space): reserve() takes the chunk's place in the FIFO before the forward, with the same bound,
-// spill and back-pressure rules as push() (it waits for room before taking the place, never
-// after); commit() fills it afterwards, cancel() gives it up. The consumer only takes the
-// committed prefix of the FIFO, so the order stays causal; a pump must therefore never block
-// while it holds a reserved place. A spill place tells the pump where in the spill file to put
-// the bytes (splice(2)); bytes it could not put there are written by commit() (pwrite(2)) or,
-// when the spill file fails, kept in the pump's buffer. At close(), reserved places not yet
-// committed are dropped.
+// The zero-copy path (pipe to pipe with tee(2), before the bytes reach user space): reserve()
+// takes the chunk's place in the FIFO before the forward, with push()'s bound, spill and
+// back-pressure rules (it waits before taking the place, never after); commit() fills it,
+// cancel() gives it up. The consumer only takes the committed prefix, so the order stays causal
+// and a pump must never block while it holds a place. A spill place says where in the spill file
+// the bytes go (splice(2)); what the pump could not put there commit() writes (pwrite(2)) or,
+// when the spill file fails, keeps in memory. At close(), places not yet committed are dropped.
 //
-// What it costs: one mutex acquisition per push, one memcpy for small chunks, a futex wake only
-// when the consumer sleeps idle; memory up to the bound plus a few recycled 256 KiB buffers;
-// while the recorder lags, one pwrite(2) (or the pump's splice(2)) and one pread(2) per spilled
-// chunk and disk space for the backlog. reserve() and commit() take the mutex once each.
+// What it costs: one mutex acquisition per push (reserve() and commit(): one each), one memcpy
+// for small chunks, a futex wake only when the consumer sleeps idle; memory up to the bound plus a
+// few recycled 256 KiB buffers; while the recorder lags, one pwrite(2) (or splice(2)) and one
+// pread(2) per spilled chunk, and disk space for the backlog.
 #pragma once
 
 #include <chrono>
@@ -54,7 +50,7 @@ struct RecordedChunk {
   Stream stream = Stream::out;
   double t = 0;      // seconds, taken when the read returned
   bool eof = false;  // an end-of-stream mark (no bytes)
-  std::unique_ptr<char[]> storage;
+  std::unique_ptr<char[]> storage{};
   std::size_t size = 0;
   std::size_t charge = 0;    // bytes counted against the bound
   bool handed_over = false;  // `storage` is a pump's read buffer it may still forward from

@@ -11,13 +11,12 @@
 // Ordering: events are written in the order they are appended. claude-tee appends from its one
 // recorder thread, which takes chunks in the causal order of its RecordingQueue.
 //
-// How it fails: `create` throws RecordingError naming the path and errno text (existing file,
-// missing permission, …). A failing write afterwards (a full disk) does not end the recording:
-// the bytes not written stay first in line, in order (a line cut by a short write is finished
-// later, never torn), and every later flush tries again, so a disk full for a moment loses
-// nothing. While the file stays unwritable the session goes on (forwarding never waits for the
-// disk): up to kMaxUnwrittenBytes of events wait in memory, and events past that are dropped
-// whole and counted. Once a write succeeds again, a gap event
+// How it fails: `create` throws RecordingError naming the path and errno text. A failing write
+// afterwards (a full disk) does not end the recording: the bytes not written stay first in line
+// (a line cut by a short write is finished later, never torn) and every later flush tries again.
+// While the file stays unwritable the session goes on: up to kMaxUnwrittenBytes of events wait
+// in memory, and events past that are dropped whole and counted. Once a write succeeds again, a
+// gap event
 //   {"t":T,"gap":{"events":N,"bytes":B,"reason":"No space left on device"}}
 // (T: the first dropped event's time) is written where they were. close_with() keeps trying
 // for kCloseRetry before it gives up. `losses()` describes every byte that did not reach the

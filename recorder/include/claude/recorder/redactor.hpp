@@ -4,12 +4,9 @@
 // `<redacted:NAME>`; when the rule has a capturing group, only what the first group matched is
 // replaced, so `"access_token":"…"` keeps its key and stays valid JSON. Built-in rules cover
 // Anthropic API keys and OAuth tokens (`sk-ant-…`), bearer tokens, `Authorization: Basic`
-// credentials, the user:password of a URL, OAuth token fields and `client_secret`. The lines
-// redacted are JSON text whose strings may themselves hold JSON (a tool_result carrying a
-// credentials file), so every built-in rule also matches its secret at any depth of string
-// nesting (`\"access_token\":\"…\"`, `\\\"…`) and with JSON escapes inside the value (`\/`,
-// `\u0079`, `\t` between `Bearer` and the token); users
-// add rules from a file (one `name<TAB>RE2` per line), and claude-tee adds the values of
+// credentials, the user:password of a URL, OAuth token fields and `client_secret`, also inside
+// JSON strings nested at any depth and with JSON escapes in the value (see builtin_rules()).
+// Users add rules from a file (one `name<TAB>RE2` per line), and claude-tee adds the values of
 // secret-named environment variables as literal rules. Forwarded bytes are never touched: the
 // redactor only ever sees copies.
 //
@@ -20,11 +17,10 @@
 // claude::recorded_text, which needs RE2 (and simdjson for its UTF-8 check) only.
 //
 // What it costs: a prefilter, then RE2 only where a rule may match. Built-in and literal rules
-// carry a literal that every match contains (`sk-ant-`, `bearer`, …), looked for with a
-// LiteralFinder (memchr; the three built-in anchors together about 1.3 GB/s); rules from users have
-// none, and one RE2 scan over their union runs on every text (per chunk of lines, see
-// may_match_any_line). Only lines that may match are rewritten, rule by rule. Lines without secrets
-// are not copied. Rules using \A or \z are only honoured per line.
+// carry a literal every match contains (`sk-ant-`, `bearer`, …), found with a LiteralFinder
+// (memchr; the built-in anchors together about 1.3 GB/s); users' rules have none, and one RE2
+// scan over their union runs on every text (per chunk of lines, see may_match_any_line). Lines
+// without secrets are not copied. Rules using \A or \z are only honoured per line.
 #pragma once
 
 #include <filesystem>

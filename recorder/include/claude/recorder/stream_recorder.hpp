@@ -32,8 +32,6 @@ class StreamRecorder {
   // Appends the partial last line, if any, and the stream's eof event.
   void on_eof(double t, std::string& out);
 
-  [[nodiscard]] Stream stream() const noexcept { return stream_; }
-
  private:
   void encode(const LinePiece& piece, const EventTime& t, std::string& out);
 

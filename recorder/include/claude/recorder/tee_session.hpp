@@ -2,16 +2,12 @@
 // three streams byte for byte, hands copies to the recorder, and passes the CLI's end through.
 //
 // What it is: one thread per stream doing read(2) → hand a copy to the RecordingQueue → write(2),
-// with blocking I/O on the tee's own descriptors (never switched to non-blocking: they are shared
-// with the caller), and one recorder thread that turns the queued copies into events and writes
-// them. Forwarding never waits for the recording while the queue has room (memory, then its
-// spill file); the recording's `t` is taken on the forwarding thread when the read returns. The
-// recorder thread runs under SCHED_IDLE (Linux: per thread), so on a busy machine it only gets the
-// CPU time forwarding leaves and never delays a pump; once the CLI has exited and its outputs
-// ended, the main thread records what is left at the process's own priority. When the CLI's stdout
-// ends, the tee's stdout is released at once. Signals (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1,
-// SIGUSR2) sent to the tee go to the CLI; the tee itself ignores SIGPIPE so a reader that went away
-// stops forwarding on that stream while the recording continues.
+// with blocking I/O on the tee's own descriptors (they are shared with the caller), and one
+// recorder thread under SCHED_IDLE that turns the queued copies into events and writes them, so
+// forwarding never waits for the recording while the queue has room; the main thread records
+// what is left once the CLI is gone. Signals (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2)
+// sent to the tee go to the CLI; SIGPIPE is ignored, so a reader that went away stops forwarding
+// on that stream while the recording continues.
 //
 // How it fails: `run` throws TeeError when the CLI cannot be started (the recording file is then
 // removed). Everything after the start is reported in the outcome, never thrown.
@@ -56,10 +52,10 @@ struct ChildOutcome {
 };
 
 // Runs the session to its end, waits until everything read is recorded, and writes the
-// recording's last event. It blocks the handled
-// signals and leaves them blocked (a late SIGTERM must not end the tee differently from the CLI),
-// and pump threads still stuck in read(2) keep using `writer`: end the process right after, with
-// end_like(). Call it from the main thread before any other thread exists.
+// recording's last event. It blocks the handled signals and leaves them blocked (a late SIGTERM
+// must not end the tee differently from the CLI), and pump threads still stuck in read(2) keep
+// using `writer`: end the process right after, with end_like(). Call it from the main thread before
+// any other thread exists.
 [[nodiscard]] ChildOutcome run_tee_session(const TeeConfig& config, RecordingHeader header,
                                            const Redactor& redactor, RecordingWriter& writer);
 
