@@ -4,7 +4,6 @@
 #include "control/control_protocol.hpp"
 
 #include <condition_variable>
-#include <cstdint>
 #include <cstdio>
 #include <mutex>
 #include <random>
@@ -58,7 +57,7 @@ std::string random_salt() {
 
 }  // namespace
 
-struct ControlProtocol::Engine {
+struct ControlProtocol::Engine : std::enable_shared_from_this<ControlProtocol::Engine> {
   Transport& transport;
   control::CoreConfig config;
   ControlListener listener;
@@ -78,24 +77,27 @@ struct ControlProtocol::Engine {
     std::vector<CancelToken> cancels;
   };
 
-  // Threads: the reader reads and routes lines; each inbound request's handler runs on a worker
-  // (an idle one, else a new one), so handlers run concurrently, may block and may wait for
-  // answers to our own requests. The reader reads on once the handler has returned or has run for
-  // kHeadStart: a handler that answers at once sees the stream as it stood at its request, and
-  // does not share the CPU with the reader.
-  static constexpr auto kHeadStart = std::chrono::milliseconds(1);
+  // Threads: one holds the reader role; when it meets an inbound request it runs the handler
+  // itself (a hand-off to another thread costs a cross-CPU wake-up, which is most of a control
+  // round trip), and if the handler is still running kTakeOverAfter later, an idle thread takes
+  // the reader role over (one is started when none is idle), so handlers may block, run
+  // concurrently and wait for answers to our own requests.
+  // Idle threads check with a timed wait while handlers ran recently, and sleep until woken
+  // otherwise: a wake-up per request would cost the round trip a second CPU.
+  static constexpr auto kTakeOverAfter = std::chrono::microseconds(1000);
+  static constexpr auto kDeepSleepAfter = std::chrono::milliseconds(100);
   std::mutex pool_mutex;
-  std::condition_variable work_cv;    // workers: a job waits, or the stream is over
-  std::condition_variable reader_cv;  // the reader: the last job's handler returned
-  std::optional<event::Request> job;
-  std::uint64_t last_job = 0;  // the number of the last job handed out
-  std::optional<Clock::time_point> last_job_started;
-  bool last_job_done = false;
-  std::size_t idle = 0;
+  std::condition_variable pool_cv;
+  bool reading = false;  // some thread holds the reader role
+  bool lent = false;     // its holder is running a handler; an idle thread may take the role over
+  std::uint64_t lend_epoch = 0;
+  Clock::time_point lent_at{};
+  Clock::time_point last_lend{};
   bool stream_over = false;
+  std::size_t idle = 0;
+  std::size_t deep_sleepers = 0;
+  std::vector<std::thread> threads;
   bool started = false;
-  std::thread reader;
-  std::vector<std::thread> workers;
   bool batch_open = false;  // reader only: on_message ran since the last on_batch_end
 
   Engine(Transport& t, control::CoreConfig c) : transport(t), config(std::move(c)) {}
@@ -171,50 +173,57 @@ struct ControlProtocol::Engine {
 
   // ---- threads -------------------------------------------------------------------------------
 
-  void read_loop() {
-    detail::block_sigpipe_on_this_thread();
-    while (auto work = read_until_request()) {
-      std::unique_lock lock(pool_mutex);
-      job.emplace(std::move(*work));
-      ++last_job;
-      last_job_started.reset();
-      last_job_done = false;
-      if (idle == 0)
-        workers.emplace_back([this] { worker_loop(); });
-      else
-        work_cv.notify_one();
-      while (!last_job_done) {
-        if (!last_job_started)
-          reader_cv.wait_for(lock, kHeadStart);  // a worker is on its way
-        else if (reader_cv.wait_until(lock, *last_job_started + kHeadStart) ==
-                 std::cv_status::timeout)
-          break;
-      }
-    }
-    std::lock_guard lock(pool_mutex);
-    stream_over = true;
-    work_cv.notify_all();
-  }
-
   void worker_loop() {
     detail::block_sigpipe_on_this_thread();
     std::unique_lock lock(pool_mutex);
+    bool have_role = false;
     for (;;) {
-      ++idle;
-      work_cv.wait(lock, [&] { return job || stream_over; });
-      --idle;
-      if (!job) return;
-      event::Request work = std::move(*job);
-      job.reset();
-      const std::uint64_t number = last_job;
-      last_job_started = Clock::now();
-      lock.unlock();
-      run_handler(work);
-      lock.lock();
-      if (number == last_job) {
-        last_job_done = true;
-        reader_cv.notify_one();
+      if (!have_role) {
+        ++idle;
+        for (;;) {
+          if (stream_over) {
+            --idle;
+            return;
+          }
+          if (!reading) break;
+          const auto now = Clock::now();
+          if (lent && now >= lent_at + kTakeOverAfter) break;
+          if (lent) {
+            pool_cv.wait_until(lock, lent_at + kTakeOverAfter);
+          } else if (now - last_lend < kDeepSleepAfter) {
+            pool_cv.wait_for(lock, kTakeOverAfter);
+          } else {
+            ++deep_sleepers;
+            pool_cv.wait(lock);
+            --deep_sleepers;
+          }
+        }
+        --idle;
+        lent = false;  // taking over a lent role ends the lend
+        reading = true;
       }
+      lock.unlock();
+      std::optional<event::Request> work = read_until_request();
+      lock.lock();
+      if (!work) {
+        reading = false;
+        stream_over = true;
+        pool_cv.notify_all();
+        return;
+      }
+      lent = true;
+      lent_at = last_lend = Clock::now();
+      const std::uint64_t my_lend = ++lend_epoch;
+      if (idle == 0)
+        threads.emplace_back([self = shared_from_this()] { self->worker_loop(); });
+      else if (deep_sleepers == idle)
+        pool_cv.notify_one();  // after a quiet spell every idle thread sleeps untimed
+      lock.unlock();
+      run_handler(*work);
+      lock.lock();
+      // Still ours if no idle thread took it over meanwhile.
+      have_role = lent && lend_epoch == my_lend;
+      if (have_role) lent = false;
     }
   }
 
@@ -350,6 +359,7 @@ void ControlProtocol::set_handler(std::string subtype, ControlRequestHandler han
 
 void ControlProtocol::start(ControlListener listener) {
   auto& e = *engine_;
+  std::lock_guard lock(e.pool_mutex);
   if (e.started) return;
   e.started = true;
   e.listener = std::move(listener);
@@ -361,15 +371,28 @@ void ControlProtocol::start(ControlListener listener) {
       e.core.emplace(e.config, Clock::now());
     }
   }
-  e.reader = std::thread([&e] { e.read_loop(); });
+  e.threads.emplace_back([engine = engine_] { engine->worker_loop(); });
 }
 
 void ControlProtocol::stop() {
   auto& e = *engine_;
-  if (!e.reader.joinable()) return;
-  e.reader.join();  // the stream is over: no worker is started after this
-  for (auto& t : e.workers) t.join();
-  e.workers.clear();
+  std::vector<std::thread> threads;
+  {
+    std::unique_lock lock(e.pool_mutex);
+    if (!e.started) return;
+    // Threads started by other threads may appear while we wait; take them all.
+    e.pool_cv.wait(lock, [&] { return e.stream_over; });
+  }
+  for (;;) {
+    {
+      std::lock_guard lock(e.pool_mutex);
+      if (e.threads.empty()) break;
+      threads.swap(e.threads);
+    }
+    for (auto& t : threads)
+      if (t.joinable()) t.join();
+    threads.clear();
+  }
 }
 
 PendingControl ControlProtocol::send_request(std::string_view subtype, json payload,

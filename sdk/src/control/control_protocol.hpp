@@ -9,21 +9,22 @@
 // a thrown `ControlError` keeps its `error_code`), cancels to the handler's `CancelToken`, and
 // outcomes to our `PendingControl`s.
 //
-// Threading model: one reader thread reads and routes lines. Each inbound request's handler runs
-// on a worker thread (an idle one, else a new one), so handlers run concurrently, may answer out
-// of order, may block, and may themselves wait for control requests of ours. The reader reads on
-// once the handler has returned or has run for 1 ms. The listener's callbacks run on the reader,
-// in stdout order; they must not call `stop()`. While `on_message` blocks, nothing is read (a
-// listener may use that for backpressure, if it never blocks while an answer it waits for is
-// still unread). `send_request`, `fail` and `PendingControl::*` are thread-safe. Engine threads
+// Threading model: one engine thread at a time reads and routes lines; at a control request it
+// runs the handler itself (no thread hop on the answer path). If the handler is still running
+// 1 ms later, an idle engine thread takes the reading over (one is started if none is idle), so
+// handlers run concurrently, may answer out of order, may block, and may themselves wait for
+// control requests of ours. The listener's callbacks run on an engine thread, in stdout order;
+// they must not call `stop()`. While `on_message` blocks, nothing is read (a listener may use
+// that for backpressure, if it never blocks while an answer it waits for is still unread).
+// `send_request`, `fail` and `PendingControl::*` are thread-safe. Engine threads
 // block SIGPIPE (a write to a closed pipe or socket from a handler fails with EPIPE instead of
 // killing the process).
 //
 // How it fails: as the core decides (a bad line or fail() ends the session with
 // `MessageParseError`; at the end every pending request fails with the end error; an unanswered
 // request with `TimeoutError`); stdout noise goes to `on_noise`.
-// What it costs: the core's (one parse per routed line, one map insert/erase per request), and a
-// thread wake-up per inbound request; worker threads are kept and reused for the session's life.
+// What it costs: the core's (one parse per routed line, one map insert/erase per request); handler
+// threads are kept and reused for the session's life.
 #pragma once
 
 #include <chrono>
@@ -69,11 +70,10 @@ struct ControlListener {
   std::function<void(std::exception_ptr error, const StreamEnd& end)> on_end;
   // Stdout lines that are not protocol frames (debug output leaking onto stdout).
   std::function<void(std::string_view line)> on_noise;
-  // Called on the reader thread after one or more `on_message` calls, once the reader may stop
+  // Called on the reading thread after one or more `on_message` calls, once the reader may stop
   // for a while: before a `read()` when the transport has no buffered line left
-  // (`Transport::has_buffered_line()`), and before it hands a request to a handler. A listener
-  // that defers its wake-ups while lines keep coming (the session's consumer hand-off) does them
-  // here. Optional.
+  // (`Transport::has_buffered_line()`), and before it runs a handler. A listener that defers its
+  // wake-ups while lines keep coming (the session's consumer hand-off) does them here. Optional.
   std::function<void()> on_batch_end = nullptr;
   // Optional. When set, a line whose start shows it is an `assistant`, `user` or `stream_event`
   // message (its first member is `"type"` with one of those as a plain string) is passed here
@@ -105,7 +105,7 @@ class ControlProtocol {
 
   // Registers the handler for an inbound subtype. Call before start().
   void set_handler(std::string subtype, ControlRequestHandler handler);
-  // Starts the reader thread (the transport must be connected).
+  // Starts the engine threads (the transport must be connected).
   void start(ControlListener listener);
   // Waits for the engine threads to end. The stream must end first (close the transport).
   void stop();
