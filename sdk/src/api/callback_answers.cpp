@@ -9,12 +9,6 @@ namespace claude::sdk::api {
 
 using nlohmann::json;
 
-namespace {
-json parsed_or_null(const JsonText& text) {
-  return text.present() ? text.value() : json();
-}
-}  // namespace
-
 HookRegistrations register_hooks(const HookMap& hooks) {
   HookRegistrations out;
   if (hooks.empty()) return out;
@@ -41,16 +35,15 @@ HookRegistrations register_hooks(const HookMap& hooks) {
 
 json answer_hook(const HookCallback& callback, const HookCallbackRequest& request,
                  const CancelToken& cancel) {
-  const HookInput input = parse_hook_input(parsed_or_null(request.input), request.tool_use_id);
+  const HookInput input = parse_hook_input(request.input.value(), request.tool_use_id);
   return to_json(callback(input, cancel), input.event_name);
 }
 
 std::string answer_permission(const CanUseTool& callback, const CanUseToolRequest& request,
                               const CancelToken& cancel) {
-  const ToolPermissionRequest typed{
-      request.tool_name,    parsed_or_null(request.input),
-      request.tool_use_id,  parsed_or_null(request.permission_suggestions),
-      request.blocked_path, request.agent_id};
+  const ToolPermissionRequest typed{request.tool_name,    request.input.value(),
+                                    request.tool_use_id,  request.permission_suggestions.value(),
+                                    request.blocked_path, request.agent_id};
   const PermissionDecision decision = callback(typed, cancel);
   std::string out;
   out.reserve(96 + request.tool_use_id.size() + request.input.text().size());

@@ -9,17 +9,9 @@ using nlohmann::json;
 namespace {
 
 std::string_view wire_name(HookPermission p) {
-  switch (p) {
-    case HookPermission::allow:
-      return "allow";
-    case HookPermission::deny:
-      return "deny";
-    case HookPermission::ask:
-      return "ask";
-    case HookPermission::defer:
-      return "defer";
-  }
-  return "";
+  static constexpr std::string_view kNames[] = {"allow", "deny", "ask", "defer"};
+  const auto index = static_cast<std::size_t>(p);
+  return index < std::size(kNames) ? kNames[index] : "";
 }
 
 template <class T>

@@ -28,10 +28,6 @@ std::unique_ptr<Transport> make_subprocess(const Options& o) {
   return std::make_unique<SubprocessTransport>(std::move(launch), std::move(so));
 }
 
-json parsed_or_null(const JsonText& text) {
-  return text.present() ? text.value() : json();
-}
-
 bool is_terminal_task_status(const std::string& s) {
   return s == "completed" || s == "failed" || s == "stopped" || s == "killed";
 }
@@ -158,7 +154,7 @@ void Session::install_handlers() {
   protocol_->set_handler("mcp_message", [this](const ControlRequest& r, const CancelToken&) {
     const auto* typed = std::get_if<McpMessageRequest>(&r.typed);
     if (!typed) throw std::runtime_error("mcp_message request without server_name/message");
-    json message = parsed_or_null(typed->message);
+    json message = typed->message.value();
     for (const auto& server : options_.sdk_mcp_servers) {
       if (server->name() != typed->server_name) continue;
       auto reply = server->handle(message);

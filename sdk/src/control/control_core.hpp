@@ -2,13 +2,8 @@
 // fake-claude's Engine (and Boost.Beast's parsers): it takes what happens and hands back what to
 // do, and does nothing itself.
 //
-// In: each stdout line (`feed_line`), the stream's end (`feed_end`), the time (`advance`, and the
-// `now` of every call that starts or checks a timeout), and the user side's calls: our requests
-// (`start_request`, `cancel_request`, `fail_request`), the answers of inbound handlers (`answer`),
-// and a consumer's verdict on a line it parsed (`fail`).
-// Out: frames to write to the CLI's stdin (`next_frame`) and events for the user side
-// (`next_event`): a message, a bulk line passed on unparsed, stdout noise, an inbound request to
-// run a handler for, an inbound cancel, the outcome of one of our requests, the end.
+// In: stdout lines, the stream's end, the time, and the user side's calls (sections below).
+// Out: frames for the CLI's stdin (`next_frame`) and events for the user side (`next_event`).
 //
 // What it decides (the protocol logic): the pending-request table keyed by request_id
 // (`req_<n>_<salt>`) with each request's deadline; late or unknown answers are dropped; an inbound

@@ -58,16 +58,14 @@ bool JsonSliceCursor::advance(std::string_view* key) noexcept {
   after_ = npos;
   if (at(pos_) == ',') ++pos_;
   const char c = at(pos_);
-  if (c == '}' || c == ']' || c == '\0') {
+  // A key is its string token, then ':'; it ends at the last quote before the colon.
+  const bool lost =
+      c == '}' || c == ']' || c == '\0' || (object_ && (c != '"' || at(pos_ + 1) != ':'));
+  if (lost) {
     valid_ = false;
     return false;
   }
   if (object_) {
-    // A key: its string token, then ':'. The key ends at the last quote before the colon.
-    if (c != '"' || at(pos_ + 1) != ':') {
-      valid_ = false;
-      return false;
-    }
     const char* const text = tokens_->text.data();
     const char* open = text + tokens_->offsets[pos_];
     const char* close = text + tokens_->offsets[pos_ + 1];

@@ -23,31 +23,19 @@ bool operator==(const JsonText& a, const JsonText& b) {
 }
 
 std::string_view to_string(MessageType type) noexcept {
-  switch (type) {
-    case MessageType::system:
-      return "system";
-    case MessageType::assistant:
-      return "assistant";
-    case MessageType::user:
-      return "user";
-    case MessageType::result:
-      return "result";
-    case MessageType::stream_event:
-      return "stream_event";
-    case MessageType::control_request:
-      return "control_request";
-    case MessageType::control_response:
-      return "control_response";
-    case MessageType::control_cancel_request:
-      return "control_cancel_request";
-    case MessageType::rate_limit_event:
-      return "rate_limit_event";
-    case MessageType::keep_alive:
-      return "keep_alive";
-    case MessageType::unknown:
-      return "unknown";
-  }
-  return "unknown";
+  static constexpr std::string_view kNames[] = {"system",
+                                                "assistant",
+                                                "user",
+                                                "result",
+                                                "stream_event",
+                                                "control_request",
+                                                "control_response",
+                                                "control_cancel_request",
+                                                "rate_limit_event",
+                                                "keep_alive",
+                                                "unknown"};
+  const auto index = static_cast<std::size_t>(type);
+  return index < std::size(kNames) ? kNames[index] : "unknown";
 }
 
 Message::Message(std::string line, MessageBody body)

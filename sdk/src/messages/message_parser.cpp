@@ -144,7 +144,8 @@ bool same_key(std::string_view a, std::string_view b) {
 }
 
 template <std::size_t N>
-void pick_into(Picked<N>& picked, object obj, const KeyList<N>& keys) {
+Picked<N> pick(object obj, const KeyList<N>& keys, ChildSlices slices = ChildSlices()) {
+  Picked<N> picked{{}, {}, slices};
   std::size_t ordinal = 0;
   for (auto field : obj) {
     for (std::size_t i = 0; i < N; ++i) {
@@ -157,12 +158,6 @@ void pick_into(Picked<N>& picked, object obj, const KeyList<N>& keys) {
     ++ordinal;
   }
   picked.slices.pair_keys(obj);
-}
-
-template <std::size_t N>
-Picked<N> pick(object obj, const KeyList<N>& keys, ChildSlices slices = ChildSlices()) {
-  Picked<N> picked{{}, {}, slices};
-  pick_into(picked, obj, keys);
   return picked;
 }
 
@@ -544,11 +539,9 @@ void parse_control_request(object obj, ChildSlices raw, ControlRequest& msg) {
     typed.callback_id = require_string(r[request_keys("callback_id")], "/request/callback_id");
     typed.tool_use_id = nullable_string(r[request_keys("tool_use_id")], "/request/tool_use_id");
     typed.input = json_text(r, request_keys("input"));
-    object input;
-    if (const auto& value = r[request_keys("input")];
-        value && value->get(input) == simdjson::SUCCESS) {
+    if (object input;
+        r[request_keys("input")] && r[request_keys("input")]->get(input) == simdjson::SUCCESS)
       typed.hook_event_name = loose_string(last_member(input, "hook_event_name"));
-    }
     msg.typed = std::move(typed);
   } else if (msg.subtype == "mcp_message") {
     McpMessageRequest typed;
@@ -656,19 +649,10 @@ ParseError make_error(ParseError::Kind kind, std::string field, const std::strin
 }  // namespace
 
 std::string_view to_string(ParseError::Kind kind) noexcept {
-  switch (kind) {
-    case ParseError::Kind::not_json:
-      return "not_json";
-    case ParseError::Kind::not_object:
-      return "not_object";
-    case ParseError::Kind::missing_field:
-      return "missing_field";
-    case ParseError::Kind::wrong_type:
-      return "wrong_type";
-    case ParseError::Kind::too_deep:
-      return "too_deep";
-  }
-  return "not_json";
+  static constexpr std::string_view kNames[] = {"not_json", "not_object", "missing_field",
+                                                "wrong_type", "too_deep"};
+  const auto index = static_cast<std::size_t>(kind);
+  return index < std::size(kNames) ? kNames[index] : "not_json";
 }
 
 struct MessageParser::State {

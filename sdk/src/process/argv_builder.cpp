@@ -68,19 +68,11 @@ std::vector<std::string> build_argv(const Options& o, const std::string& cli_pat
     argv.emplace_back(base);
   Argv a(argv);
 
-  if (!o.system_prompt_in_initialize) {
-    switch (o.system_prompt.kind) {
-      case SystemPrompt::Kind::text:
-        a.value("system-prompt", o.system_prompt.value);
-        break;
-      case SystemPrompt::Kind::file:
-        a.value("system-prompt-file", o.system_prompt.value);
-        break;
-      case SystemPrompt::Kind::preset:
-        if (!o.system_prompt.append.empty())
-          a.value("append-system-prompt", o.system_prompt.append);
-        break;
-    }
+  if (const SystemPrompt& sp = o.system_prompt; !o.system_prompt_in_initialize) {
+    if (sp.kind == SystemPrompt::Kind::text) a.value("system-prompt", sp.value);
+    if (sp.kind == SystemPrompt::Kind::file) a.value("system-prompt-file", sp.value);
+    if (sp.kind == SystemPrompt::Kind::preset && !sp.append.empty())
+      a.value("append-system-prompt", sp.append);
   }
   if (o.model) a.value("model", *o.model);
   if (o.fallback_model) a.value("fallback-model", *o.fallback_model);
@@ -113,22 +105,13 @@ std::vector<std::string> build_argv(const Options& o, const std::string& cli_pat
   if (o.settings) a.value("settings", *o.settings);
   if (o.setting_sources) a.joined("setting-sources", join(*o.setting_sources));
   if (o.effort) a.value("effort", *o.effort);
-  if (o.thinking) {
-    switch (o.thinking->kind) {
-      case ThinkingConfig::Kind::adaptive:
-        a.value("thinking", "adaptive");
-        break;
-      case ThinkingConfig::Kind::disabled:
-        a.value("thinking", "disabled");
-        break;
-      case ThinkingConfig::Kind::enabled:
-        if (o.thinking->budget_tokens > 0)
-          a.value("max-thinking-tokens", std::to_string(o.thinking->budget_tokens));
-        else
-          a.value("thinking", "adaptive");
-        break;
-    }
-  }
+  // An enabled budget of 0 tokens means the CLI's own (adaptive) choice.
+  if (o.thinking && o.thinking->kind == ThinkingConfig::Kind::enabled &&
+      o.thinking->budget_tokens > 0)
+    a.value("max-thinking-tokens", std::to_string(o.thinking->budget_tokens));
+  else if (o.thinking)
+    a.value("thinking",
+            o.thinking->kind == ThinkingConfig::Kind::disabled ? "disabled" : "adaptive");
   if (!o.betas.empty()) a.value("betas", join(o.betas));
   for (const auto& [name, value] : o.extra_args) {
     if (value)

@@ -1,6 +1,5 @@
 #include "process/child_process.hpp"
 
-#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -15,14 +14,6 @@
 #include "claude/base/subprocess.hpp"
 
 namespace claude::sdk::process {
-namespace {
-
-std::string errno_text(int err) {
-  return std::strerror(err);
-}
-
-}  // namespace
-
 ChildProcess::~ChildProcess() {
   if (pidfd_ >= 0) ::close(pidfd_);
 }
@@ -48,12 +39,11 @@ void ChildProcess::spawn(const std::vector<std::string>& argv, const std::vector
        .empty_signal_mask = true});
   if (!child.started()) {
     throw ConnectionError("failed to start the CLI: exec " + argv[0] + ": " +
-                          errno_text(child.error));
+                          std::strerror(child.error));
   }
-  const pid_t pid = child.pid;
-  pid_ = pid;
+  pid_ = child.pid;
   own_group_ = own_process_group;
-  pidfd_ = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+  pidfd_ = static_cast<int>(::syscall(SYS_pidfd_open, pid_, 0));
 }
 
 std::optional<ExitStatus> ChildProcess::try_reap() {

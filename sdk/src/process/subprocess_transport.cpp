@@ -126,8 +126,7 @@ struct SubprocessTransport::State {
 
   void keep_stderr_line(std::string_view line) {
     std::lock_guard lock(stderr_mutex);
-    std::string kept(line.substr(0, kTailLineCap));
-    stderr_tail.push_back(std::move(kept));
+    stderr_tail.emplace_back(line.substr(0, kTailLineCap));
     while (stderr_tail.size() > options.stderr_tail_lines) stderr_tail.pop_front();
   }
 
@@ -264,17 +263,14 @@ void SubprocessTransport::connect() {
   make_pipe(err, "stderr");
   make_pipe(wake, "wake-up");
   const int epoll_fd = watch_readable(out[0], wake[0]);
-  if (epoll_fd < 0) {
-    const int err_no = errno;
-    for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1], wake[0], wake[1]}) ::close(fd);
-    throw ConnectionError(std::string("failed to start the CLI: epoll: ") + std::strerror(err_no));
-  }
   try {
+    if (epoll_fd < 0)
+      throw ConnectionError(std::string("failed to start the CLI: epoll: ") + std::strerror(errno));
     s.child.spawn(s.launch.argv, s.launch.env, s.launch.cwd, s.launch.own_process_group,
                   process::ChildPipes{in[0], out[1], err[1]});
   } catch (...) {
     for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1], wake[0], wake[1], epoll_fd})
-      ::close(fd);
+      if (fd >= 0) ::close(fd);
     throw;
   }
   ::close(in[0]);

@@ -16,8 +16,6 @@ void InMemoryTransport::write(std::string_view frame) {
     std::lock_guard lock(mutex_);
     if (!connected_) throw ConnectionError("write: not connected");
     if (!input_open_) throw ConnectionError("write: the CLI's stdin is already closed");
-    if (input_broken_) throw ConnectionError("write to the CLI's stdin failed: Broken pipe");
-    written_.push_back(text);
     unread_written_.push_back(text);
   }
   cv_.notify_all();
@@ -54,7 +52,6 @@ void InMemoryTransport::close() {
   {
     std::lock_guard lock(mutex_);
     input_open_ = false;
-    closed_ = true;
     if (!end_) {
       StreamEnd e;
       e.status.ended_by_host = true;
@@ -67,7 +64,7 @@ void InMemoryTransport::close() {
 
 bool InMemoryTransport::input_open() const {
   std::lock_guard lock(mutex_);
-  return input_open_ && !input_broken_;
+  return input_open_;
 }
 
 void InMemoryTransport::push_line(std::string line) {
@@ -94,11 +91,6 @@ void InMemoryTransport::finish(ExitStatus status, std::string stderr_tail) {
   cv_.notify_all();
 }
 
-void InMemoryTransport::break_input() {
-  std::lock_guard lock(mutex_);
-  input_broken_ = true;
-}
-
 std::optional<std::string> InMemoryTransport::next_written(std::chrono::milliseconds timeout) {
   std::unique_lock lock(mutex_);
   if (!cv_.wait_for(lock, timeout, [&] { return !unread_written_.empty(); })) return std::nullopt;
@@ -114,24 +106,9 @@ std::optional<nlohmann::json> InMemoryTransport::next_written_json(
   return nlohmann::json::parse(*frame);
 }
 
-std::vector<std::string> InMemoryTransport::all_written() const {
-  std::lock_guard lock(mutex_);
-  return written_;
-}
-
 bool InMemoryTransport::wait_input_ended(std::chrono::milliseconds timeout) {
   std::unique_lock lock(mutex_);
   return cv_.wait_for(lock, timeout, [&] { return !input_open_; });
-}
-
-bool InMemoryTransport::connected() const {
-  std::lock_guard lock(mutex_);
-  return connected_;
-}
-
-bool InMemoryTransport::closed() const {
-  std::lock_guard lock(mutex_);
-  return closed_;
 }
 
 }  // namespace claude::sdk

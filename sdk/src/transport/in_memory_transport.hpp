@@ -6,7 +6,7 @@
 // exit status. A `responder` can answer frames as they are written (on the writer's thread).
 //
 // How it fails: `connect()` throws `ConnectionError` when built with `fail_connect`; `write()`
-// throws `ConnectionError` after `end_input()`/`close()` or after `break_input()`.
+// throws `ConnectionError` after `end_input()`/`close()`.
 // `next_written` returns nullopt on timeout.
 //
 // Threading: every member is thread-safe; `read()` blocks on a condition variable.
@@ -52,15 +52,10 @@ class InMemoryTransport final : public Transport {
   // Several lines at once, as one chunk of a pipe: the reader sees them all buffered.
   void push_lines(std::vector<std::string> lines);
   void finish(ExitStatus status, std::string stderr_tail = "");
-  // Makes the next writes fail as if the CLI had died.
-  void break_input();
   // The next frame the SDK wrote that the test has not taken yet (without '\n').
   std::optional<std::string> next_written(std::chrono::milliseconds timeout);
   std::optional<nlohmann::json> next_written_json(std::chrono::milliseconds timeout);
-  [[nodiscard]] std::vector<std::string> all_written() const;
   bool wait_input_ended(std::chrono::milliseconds timeout);
-  [[nodiscard]] bool connected() const;
-  [[nodiscard]] bool closed() const;
 
  private:
   Config config_;
@@ -69,11 +64,8 @@ class InMemoryTransport final : public Transport {
   std::deque<std::string> to_sdk_;
   std::optional<StreamEnd> end_;
   std::deque<std::string> unread_written_;
-  std::vector<std::string> written_;
   bool connected_ = false;
   bool input_open_ = false;
-  bool input_broken_ = false;
-  bool closed_ = false;
 };
 
 }  // namespace claude::sdk
