@@ -143,12 +143,12 @@ void ScenarioParser::header(std::size_t line, const Json& h) {
   });
   // Printed by `--version` and in verdicts: no terminal escape sequences.
   using Field = std::pair<std::string_view, const std::string*>;
-  for (const Field& field :
+  for (const Field& text :
        {Field{"name", &header.name}, Field{"cli_version", &header.cli_version}}) {
-    if (!is_printable(*field.second)) {
-      error(line, "header '" + std::string(field.first) +
+    if (!is_printable(*text.second)) {
+      error(line, "header '" + std::string(text.first) +
                       "' must be printable (no control characters), got " +
-                      quoted_for_terminal(Json(*field.second)));
+                      quoted_for_terminal(Json(*text.second)));
     }
   }
 
