@@ -166,11 +166,8 @@ TEST(FakeClaudeProcess, SigtermEndsARunBlockedWritingToAFullPipe) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   ASSERT_GE(queued, capacity) << "fake-claude never filled its stdout";
   ::kill(pid, SIGTERM);
-  std::optional<base::ExitStatus> status = base::try_wait_exit(pid);
-  for (int i = 0; i < 300 && !status; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    status = base::try_wait_exit(pid);
-  }
+  std::optional<base::ExitStatus> status =
+      test_support::wait_exit_within(pid, std::chrono::seconds(3));
   const bool ended = status.has_value();
   if (!ended) {
     ::kill(pid, SIGKILL);

@@ -60,16 +60,6 @@ Child start(const std::vector<std::string>& argv, const std::map<std::string, st
   return {pid, in[1], out[0]};
 }
 
-// How the child ended; nullopt when it is still running at the deadline.
-std::optional<claude::base::ExitStatus> wait_for(pid_t pid, std::chrono::milliseconds limit) {
-  const auto deadline = std::chrono::steady_clock::now() + limit;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (auto status = claude::base::try_wait_exit(pid)) return status;
-    std::this_thread::sleep_for(5ms);
-  }
-  return std::nullopt;
-}
-
 void reap(pid_t pid) {
   ::kill(pid, SIGKILL);
   claude::base::wait_exit(pid);
@@ -101,7 +91,7 @@ TEST(Faults, FakeClaudeWhoseStdoutReaderIsGoneFailsInsteadOfDyingBySigpipe) {
                            {{"FAKE_CLAUDE_REPORT", report.string()}}, dir.path() / "stderr.txt");
   ASSERT_GT(fake.pid, 0);
   ::close(fake.out);  // the reader is gone before the first write
-  const auto status = wait_for(fake.pid, 10s);
+  const auto status = claude::test_support::wait_exit_within(fake.pid, 10s);
   ::close(fake.in);
   if (!status) {
     reap(fake.pid);
@@ -124,7 +114,7 @@ TEST(Faults, FakeClaudeFailsWhenItsLastSendIsUndeliveredAsItExits) {
   ASSERT_GT(fake.pid, 0);
   ::close(fake.out);  // the reader is gone; then EOF runs expect_eof, send and exit at once
   ::close(fake.in);
-  const auto status = wait_for(fake.pid, 10s);
+  const auto status = claude::test_support::wait_exit_within(fake.pid, 10s);
   if (!status) {
     reap(fake.pid);
     FAIL() << "fake-claude did not end on its own";
@@ -168,7 +158,7 @@ TEST(Faults, SdkKilledMidSessionLeavesFakeClaudeToEndOnItsOwnWithAReport) {
 
   const auto killed_at = std::chrono::steady_clock::now();
   ::kill(host.pid, SIGKILL);
-  const auto host_status = wait_for(host.pid, 5s);
+  const auto host_status = claude::test_support::wait_exit_within(host.pid, 5s);
   ::close(host.out);
   ASSERT_TRUE(host_status && host_status->signaled);
 
@@ -192,7 +182,7 @@ TEST(Faults, ClaudeTeeWhoseStdoutReaderIsGoneKeepsRecordingAndEndsWithTheCli) {
   ::close(tee.out);
   std::this_thread::sleep_for(500ms);
   ::close(tee.in);
-  const auto status = wait_for(tee.pid, 10s);
+  const auto status = claude::test_support::wait_exit_within(tee.pid, 10s);
   if (!status) {
     reap(tee.pid);
     FAIL() << "claude-tee did not end on its own";

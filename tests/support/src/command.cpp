@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <stdexcept>
+#include <thread>
 
 extern char** environ;
 
@@ -52,6 +53,15 @@ pid_t start(const Command& command, std::vector<base::ChildFd> fds,
     throw std::runtime_error(command.program.string() + ": " + std::strerror(spawned.error));
   }
   return spawned.pid;
+}
+
+std::optional<base::ExitStatus> wait_exit_within(pid_t pid, std::chrono::milliseconds limit) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  for (;;) {
+    if (auto status = base::try_wait_exit(pid)) return status;
+    if (std::chrono::steady_clock::now() >= deadline) return std::nullopt;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
 }
 
 }  // namespace claude::test_support

@@ -10,6 +10,7 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -35,6 +36,10 @@ struct Command {
 // Starts `command` with `fds` applied (e.g. base::ChildFd::dup(pipe, 0)); returns its pid.
 [[nodiscard]] pid_t start(const Command& command, std::vector<base::ChildFd> fds,
                           std::vector<int> default_signals = {});
+
+// How `pid` ended (reaped) if it ends within `limit`; nullopt while it still runs then.
+[[nodiscard]] std::optional<base::ExitStatus> wait_exit_within(pid_t pid,
+                                                               std::chrono::milliseconds limit);
 
 // A shell's view of an exit: the exit code, or 128 + the signal number.
 [[nodiscard]] inline int status_code(const base::ExitStatus& status) {
