@@ -15,6 +15,8 @@
 #include "claude/base/input_file.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
+// Optional, as in libFuzzer: a target that defines it gets its one-time setup before any input.
+extern "C" __attribute__((weak)) int LLVMFuzzerInitialize(int* argc, char*** argv);
 
 namespace {
 
@@ -46,6 +48,7 @@ int main(int argc, char** argv) {
                                                    {program, help, help}, std::cout, std::cerr)) {
     return *exit;
   }
+  if (LLVMFuzzerInitialize != nullptr) LLVMFuzzerInitialize(&argc, &argv);
   std::size_t count = 0;
   for (const std::filesystem::path path : paths) {
     std::error_code ec;

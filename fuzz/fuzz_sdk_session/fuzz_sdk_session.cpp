@@ -30,19 +30,22 @@ using namespace claude::fuzzing;
 // Short waits: an in-process session should take milliseconds, not seconds.
 constexpr LenientBounds kBounds{200, 1500, 3000};
 
-const std::vector<Seed>& seeds() {
-  static const std::vector<Seed> usable = [] {
-    auto load = load_seeds({std::string(CLAUDE_HARNESS_SOURCE_DIR) + "/scenarios/conformance"}, {},
-                           kBounds);
-    std::vector<Seed> out;
-    for (auto& seed : load.seeds)
-      if (runs_in_process(seed.doc)) out.push_back(std::move(seed));
-    return out;
-  }();
+// Loaded once before fuzzing starts: libFuzzer's per-input timeout does not run during
+// LLVMFuzzerInitialize, and the load (every bundled case, parsed) is slow under a sanitizer.
+std::vector<Seed>& seeds() {
+  static std::vector<Seed> usable;
   return usable;
 }
 
 }  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int* /*argc*/, char*** /*argv*/) {
+  auto load =
+      load_seeds({std::string(CLAUDE_HARNESS_SOURCE_DIR) + "/scenarios/conformance"}, {}, kBounds);
+  for (auto& seed : load.seeds)
+    if (runs_in_process(seed.doc)) seeds().push_back(std::move(seed));
+  return 0;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const auto& all = seeds();

@@ -12,6 +12,9 @@ Takes the ```yaml block that defines JOB_NAME from the page and maps what only G
   - run lines for `apt-get`, `scripts/bootstrap`, `cmake -S` and `cmake --build` are skipped
     (this tree is built), `cmake --install /tmp/ch` installs BUILD_DIR, and `/opt/claude-harness`
     becomes a temporary prefix;
+  - `harness check` grades only the `errors.` cases (they include baselined ones): the whole
+    suite against the same SDK is the test conformance.ts.suite, and running it twice would cost
+    CI minutes of Node start-ups for nothing this page adds;
   - `actions/upload-artifact` checks that every listed path exists.
 Any other `uses:` fails the test, as does a rule that matches nothing (the page changed).
 Each step runs with bash -e in the workspace ($GITHUB_WORKSPACE). Exit 0 when all steps pass.
@@ -45,7 +48,7 @@ def main() -> int:
     guide, job = Path(sys.argv[1]), sys.argv[2]
     source, build, package, baseline = (Path(a).resolve() for a in sys.argv[3:])
     steps = workflow(guide, job)["steps"]
-    used = {pattern: False for pattern in SKIP + ["install", "prefix"]}
+    used = {pattern: False for pattern in SKIP + ["install", "prefix", "check"]}
     with tempfile.TemporaryDirectory(prefix="workflow-") as tmp:
         workspace, prefix = Path(tmp) / "workspace", Path(tmp) / "prefix"
         env = dict(os.environ, GITHUB_WORKSPACE=str(workspace), HOME=tmp)
@@ -85,6 +88,9 @@ def main() -> int:
                 if "cmake --install /tmp/ch" in line:
                     used["install"] = True
                     line = line.replace("cmake --install /tmp/ch", f"cmake --install {build}")
+                if re.search(r"/bin/harness check ", line):
+                    used["check"] = True
+                    line += " errors."
                 if "/opt/claude-harness" in line:
                     used["prefix"] = True
                     line = line.replace("/opt/claude-harness", str(prefix))
