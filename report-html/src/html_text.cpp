@@ -1,29 +1,22 @@
 #include "claude/report_html/html_text.hpp"
 
+#include <algorithm>
+#include <utility>
+
 namespace claude::report_html {
 
 std::string escape_html(std::string_view text) {
+  using Entity = std::pair<char, std::string_view>;
+  static constexpr Entity kEntities[] = {
+      {'&', "&amp;"}, {'<', "&lt;"}, {'>', "&gt;"}, {'"', "&quot;"}, {'\'', "&#39;"}};
   std::string out;
   out.reserve(text.size() + text.size() / 8);
   for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
+    const Entity* entity = std::ranges::find(kEntities, c, &Entity::first);
+    if (entity != std::end(kEntities)) {
+      out += entity->second;
+    } else {
+      out += c;
     }
   }
   return out;

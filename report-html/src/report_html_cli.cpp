@@ -1,12 +1,7 @@
 #include "claude/report_html/report_html_cli.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 #include <ostream>
-#include <sstream>
 
 #include "claude/base/cli.hpp"
 #include "claude/base/excerpt.hpp"
@@ -16,8 +11,6 @@
 
 namespace claude::report_html {
 namespace {
-
-namespace fs = std::filesystem;
 
 constexpr std::string_view kUsage =
     "usage: claude-report-html [-o FILE [--force]] [--title TEXT] REPORT.json...\n"

@@ -132,15 +132,8 @@ Millis Engine::timeout_of(const Step& step) const {
 }
 
 void Engine::write(std::string bytes, std::optional<std::size_t> step, Output::Stream stream) {
-  TranscriptEntry entry;
-  entry.t_ms = now_ - start_;
-  entry.dir = stream == Output::Stream::stdout_stream ? 'o' : 'e';
-  entry.size = bytes.size();
-  // Control messages keep as much as SDK lines do: a report links each request to its reply by
-  // the request_id inside, which a 120-byte preview of a long reply loses.
-  const bool control = bytes.find("\"type\":\"control_") != std::string::npos;
-  entry.text = preview(bytes, control ? kSdkPreviewBytes : kOwnPreviewBytes);
-  report_.transcript.push_back(std::move(entry));
+  report_.transcript.push_back(
+      transcript_entry(bytes, stream == Output::Stream::stdout_stream ? 'o' : 'e'));
   output_bytes_ += bytes.size();
   output_.push_back(Output{stream, std::move(bytes), step});
 }
@@ -160,22 +153,19 @@ void Engine::write_message(const Json& message, std::optional<std::size_t> step)
 }
 
 Json Engine::auto_initialize_reply(const Json& request_id) const {
-  Json payload;
-  if (scenario_.header.initialize_response) {
-    payload = *scenario_.header.initialize_response;
-  } else {
-    payload = Json::object();
-    payload["commands"] = Json::array();
-    payload["agents"] = Json::array();
-    payload["output_style"] = "default";
-    payload["available_output_styles"] = Json::array({"default"});
-    payload["models"] = Json::array();
-    payload["account"] = Json::object();
-    payload["pid"] = options_.pid;
-    payload["claude_code_version"] = scenario_.header.cli_version;
-    payload["current_permission_mode"] = "default";
-  }
-  return success_reply(scenario_.header.protocol, request_id, std::move(payload));
+  const Header& header = scenario_.header;
+  return success_reply(header.protocol, request_id,
+                       header.initialize_response.value_or(Json::object({
+                           {"commands", Json::array()},
+                           {"agents", Json::array()},
+                           {"output_style", "default"},
+                           {"available_output_styles", Json::array({"default"})},
+                           {"models", Json::array()},
+                           {"account", Json::object()},
+                           {"pid", options_.pid},
+                           {"claude_code_version", header.cli_version},
+                           {"current_permission_mode", "default"},
+                       })));
 }
 
 void Engine::start(Millis now) {
@@ -200,9 +190,7 @@ void Engine::check_invocation() {
     }
   }
   for (const auto& [name, expected] : header.env_require) {
-    // Captures a copy: clang 14 cannot capture a structured binding.
-    auto it = std::find_if(environment_.begin(), environment_.end(),
-                           [&wanted = name](const auto& var) { return var.first == wanted; });
+    auto it = std::ranges::find(environment_, name, &Environment::value_type::first);
     if (it == environment_.end()) {
       fail("env", std::nullopt, "env.require: " + name + " is not set");
       continue;
@@ -217,13 +205,21 @@ void Engine::check_invocation() {
   }
 }
 
-TranscriptEntry Engine::stdin_entry(std::string_view bytes) const {
-  TranscriptEntry entry;
-  entry.t_ms = now_ - start_;
-  entry.dir = 'i';
-  entry.size = bytes.size();
-  entry.text = preview(bytes, kSdkPreviewBytes);
-  return entry;
+TranscriptEntry Engine::transcript_entry(std::string_view bytes, char dir) const {
+  // Control messages keep as much as SDK lines do: a report links each request to its reply by
+  // the request_id inside, which a 120-byte preview of a long reply loses.
+  const bool whole = dir == 'i' || bytes.find("\"type\":\"control_") != std::string::npos;
+  return TranscriptEntry{.t_ms = now_ - start_,
+                         .dir = dir,
+                         .text = preview(bytes, whole ? kSdkPreviewBytes : kOwnPreviewBytes),
+                         .size = bytes.size(),
+                         .consumed_by = std::nullopt};
+}
+
+bool Engine::dropped_over_hold() {
+  if (finished_ || !hold_is_full()) return false;
+  ++report_.dropped_sdk_lines;
+  return true;
 }
 
 bool Engine::hold_is_full() const {
@@ -244,20 +240,14 @@ void Engine::on_line(std::string_view line, bool partial, Millis now) {
   now_ = now;
   // Nothing changes for the steps, so there is nothing to advance: a flood past the hold costs
   // a count per line.
-  if (!finished_ && hold_is_full()) {
-    ++report_.dropped_sdk_lines;
-    return;
-  }
-  TranscriptEntry entry = stdin_entry(line);
-  entry.partial = partial;
+  if (dropped_over_hold()) return;
   const std::size_t index = report_.transcript.size();
-  report_.transcript.push_back(std::move(entry));
+  report_.transcript.push_back(transcript_entry(line));
+  report_.transcript.back().partial = partial;
   if (finished_) return;
 
-  Pending pending;
-  pending.transcript = index;
-  pending.bytes = line.size();
-  pending.value = base::parse_json_or_discarded(line);
+  Pending pending{
+      .transcript = index, .bytes = line.size(), .value = base::parse_json_or_discarded(line)};
   pending.json = !pending.value.is_discarded();
   if (pending.json) {
     Bindings scratch;
@@ -315,8 +305,7 @@ void Engine::on_line(std::string_view line, bool partial, Millis now) {
 
 void Engine::fail_if_unexpected(std::size_t transcript) {
   if (finished_ || !scenario_.header.strict) return;
-  const auto it = std::find_if(pending_.begin(), pending_.end(),
-                               [&](const Pending& p) { return p.transcript == transcript; });
+  const auto it = std::ranges::find(pending_, transcript, &Pending::transcript);
   if (it == pending_.end() || it->auto_answered || it->own_response || it->prompt) return;
   // Every expect not done yet (armed, or still to come) could take the line later. A pattern
   // whose first difference is a variable no step has bound yet might match once it is bound.
@@ -392,9 +381,8 @@ void Engine::on_text(std::string_view bytes, Millis now) {
   now_ = now;
   if (prompt_complete_) {
     // Like the real CLI, which stopped reading once it had its prompt: shown, never graded.
-    TranscriptEntry entry = stdin_entry(bytes);
-    entry.ignored = true;
-    report_.transcript.push_back(std::move(entry));
+    report_.transcript.push_back(transcript_entry(bytes));
+    report_.transcript.back().ignored = true;
     return;
   }
   prompt_stdin_.append(bytes);
@@ -415,32 +403,23 @@ void Engine::complete_prompt(Millis now) {
   std::string prompt = print_mode_prompt(invocation_.prompt_argument(), prompt_stdin_);
   prompt_stdin_.clear();
   now_ = now;
-  TranscriptEntry entry = stdin_entry(prompt);
-  entry.prompt = true;
-  Pending pending;
-  pending.transcript = report_.transcript.size();
-  report_.transcript.push_back(std::move(entry));
-  pending.value = std::move(prompt);
-  pending.json = true;
-  pending.prompt = true;
-  hold(std::move(pending));
+  report_.transcript.push_back(transcript_entry(prompt));
+  report_.transcript.back().prompt = true;
+  hold(Pending{.transcript = report_.transcript.size() - 1,
+               .value = std::move(prompt),
+               .json = true,
+               .prompt = true});
 }
 
 void Engine::on_oversized_line(std::size_t size, Millis now) {
   now_ = now;
-  if (!finished_ && hold_is_full()) {
-    ++report_.dropped_sdk_lines;
-    return;
-  }
-  TranscriptEntry entry = stdin_entry({});
-  entry.size = size;
-  entry.oversized = true;
-  report_.transcript.push_back(std::move(entry));
+  if (dropped_over_hold()) return;
+  report_.transcript.push_back(transcript_entry({}));
+  report_.transcript.back().size = size;
+  report_.transcript.back().oversized = true;
   if (finished_) return;
-  Pending pending;
-  pending.transcript = report_.transcript.size() - 1;
-  pending.value = Json(Json::value_t::discarded);
-  hold(std::move(pending));
+  hold(Pending{.transcript = report_.transcript.size() - 1,
+               .value = Json(Json::value_t::discarded)});
   advance(now);
 }
 
@@ -686,9 +665,7 @@ bool Engine::run_step(Step& step, std::size_t index, Millis now) {
           return false;
         }
       }
-      for (auto& out : deferred_) {
-        write(std::move(out.bytes), std::nullopt);
-      }
+      for (auto& out : deferred_) write(std::move(out.bytes), std::nullopt);
       deferred_.clear();
       break;
     }
@@ -709,14 +686,11 @@ bool Engine::run_step(Step& step, std::size_t index, Millis now) {
         auto body = substituted(step.value, index);
         if (!body) return false;
         const std::string id = fresh_request_id();
-        Json message;
-        if (jsonrpc) {
-          message = Json::object({{"jsonrpc", "2.0"}, {"id", id}});
-          for (auto it = body->begin(); it != body->end(); ++it) message[it.key()] = it.value();
-        } else {
-          message = Json::object(
-              {{"type", "control_request"}, {"request_id", id}, {"request", std::move(*body)}});
-        }
+        Json message = jsonrpc ? Json::object({{"jsonrpc", "2.0"}, {"id", id}})
+                               : Json::object({{"type", "control_request"},
+                                               {"request_id", id},
+                                               {"request", std::move(*body)}});
+        if (jsonrpc) message.update(*body);
         own_request_ids_.insert(id);
         if (!step.text.empty()) {
           request_names_.emplace_back(step.text, id);
@@ -739,18 +713,14 @@ bool Engine::run_step(Step& step, std::size_t index, Millis now) {
       return wait_or_fail(index, now, entered_at_, id);
     }
     case Verb::cancel: {
-      auto it = std::find_if(request_names_.begin(), request_names_.end(),
-                             [&](const auto& entry) { return entry.first == step.text; });
-      const std::string& id = it->second;
-      if (jsonrpc) {
-        write_message(Json::object({{"jsonrpc", "2.0"},
-                                    {"method", "notifications/cancelled"},
-                                    {"params", Json::object({{"requestId", id}})}}),
-                      index);
-      } else {
-        write_message(Json::object({{"type", "control_cancel_request"}, {"request_id", id}}),
-                      index);
-      }
+      const std::string& id =
+          std::ranges::find(request_names_, step.text, &NamedRequest::first)->second;
+      write_message(jsonrpc
+                        ? Json::object({{"jsonrpc", "2.0"},
+                                        {"method", "notifications/cancelled"},
+                                        {"params", Json::object({{"requestId", id}})}})
+                        : Json::object({{"type", "control_cancel_request"}, {"request_id", id}}),
+                    index);
       break;
     }
     case Verb::respond:
@@ -834,8 +804,7 @@ bool Engine::try_wait(const Step& step, std::size_t index) {
       }
       return true;
     case Verb::expect_prompt: {
-      auto it =
-          std::find_if(pending_.begin(), pending_.end(), [](const Pending& p) { return p.prompt; });
+      auto it = std::ranges::find(pending_, true, &Pending::prompt);
       if (it == pending_.end()) return false;
       if (match(step.value, it->value, bindings_).matched) {
         consume(it, index);
@@ -880,8 +849,7 @@ std::optional<Json> Engine::take_request_to_answer(std::size_t respond_step) {
   std::size_t expect = respond_step;
   while (expect > 0 && scenario_.steps[--expect].verb != Verb::expect) {
   }
-  auto it = std::find_if(expect_requests_.begin(), expect_requests_.end(),
-                         [&](const auto& entry) { return entry.first == expect; });
+  auto it = std::ranges::find(expect_requests_, expect, &ExpectRequest::first);
   if (it == expect_requests_.end()) return std::nullopt;
   Json id = std::move(it->second);
   expect_requests_.erase(it);
@@ -891,11 +859,8 @@ std::optional<Json> Engine::take_request_to_answer(std::size_t respond_step) {
 void Engine::fail(std::string kind, std::optional<std::size_t> step, std::string message,
                   const Json* expected, const Json* target, std::size_t target_transcript) {
   if (finished_) return;
-  Failure failure;
-  failure.kind = std::move(kind);
-  failure.step = step;
-  failure.line = step ? scenario_.steps[*step].line : scenario_.header.line;
-  failure.message = std::move(message);
+  const std::size_t line = step ? scenario_.steps[*step].line : scenario_.header.line;
+  Failure failure{std::move(kind), step, line, std::move(message), std::nullopt, std::nullopt};
   // A wait that failed after lines were dropped may have failed for the drop, not for the SDK's
   // timing: say so where the verdict is read.
   if (report_.dropped_sdk_lines > 0) {
@@ -904,26 +869,23 @@ void Engine::fail(std::string kind, std::optional<std::size_t> step, std::string
                        std::to_string(kMaxHeldSdkLines) +
                        " unconsumed lines; the awaited line may be among them)";
   }
-  if (expected != nullptr) failure.expected = *expected;
-  if (expected != nullptr && target != nullptr) {
-    failure.closest = ClosestLine{target_transcript, differences(*expected, *target, bindings_)};
-  } else if (expected != nullptr) {
+  if (expected != nullptr && target == nullptr) {
     // The closest candidate: the pending line that satisfies most of the pattern.
-    const Pending* best = nullptr;
     std::size_t best_score = 0;
     for (const Pending& candidate : pending_) {
       if (!candidate.json || candidate.auto_answered) continue;
       Bindings scratch = bindings_;
       const std::size_t score = match(*expected, candidate.value, scratch).score;
-      if (best == nullptr || score > best_score) {
-        best = &candidate;
+      if (target == nullptr || score > best_score) {
+        target = &candidate.value;
+        target_transcript = candidate.transcript;
         best_score = score;
       }
     }
-    if (best != nullptr) {
-      failure.closest =
-          ClosestLine{best->transcript, differences(*expected, best->value, bindings_)};
-    }
+  }
+  if (expected != nullptr) failure.expected = *expected;
+  if (expected != nullptr && target != nullptr) {
+    failure.closest = ClosestLine{target_transcript, differences(*expected, *target, bindings_)};
   }
   if (step) report_.steps[*step].status = StepStatus::failed;
   report_.failure = std::move(failure);

@@ -64,9 +64,7 @@ const std::vector<CliOptionTable>& compiled() {
 
 const CliOption* CliOptionTable::find(std::string_view name) const {
   for (const auto& option : options) {
-    if (std::find(option.names.begin(), option.names.end(), name) != option.names.end()) {
-      return &option;
-    }
+    if (std::ranges::find(option.names, name) != option.names.end()) return &option;
   }
   return nullptr;
 }
@@ -100,27 +98,27 @@ std::string CliOptionTable::suggestion(std::string_view unknown_flag) const {
 }
 
 std::optional<CliOptionTable> parse_cli_option_table(const Json& json, std::string& error) {
+  std::string where;  // the entry being read
+  auto refuse = [&](const std::string& reason) -> std::optional<CliOptionTable> {
+    error = where + reason;
+    return std::nullopt;
+  };
   if (!json.is_object() || !json.contains("cli_version") || !json["cli_version"].is_string() ||
       !json.contains("options") || !json["options"].is_array()) {
-    error = "an option table is an object with \"cli_version\" and \"options\"";
-    return std::nullopt;
+    return refuse("an option table is an object with \"cli_version\" and \"options\"");
   }
   CliOptionTable table;
   table.cli_version = json["cli_version"].get<std::string>();
   for (std::size_t i = 0; i < json["options"].size(); ++i) {
     const Json& entry = json["options"][i];
-    const std::string where = "options[" + std::to_string(i) + "]: ";
+    where = "options[" + std::to_string(i) + "]: ";
     if (!entry.is_object() || !entry.contains("flags") || !entry["flags"].is_string()) {
-      error = where + "needs \"flags\"";
-      return std::nullopt;
+      return refuse("needs \"flags\"");
     }
     CliOption option;
     option.flags = entry["flags"].get<std::string>();
     auto names = string_list(entry.value("names", Json()));
-    if (!names || names->empty()) {
-      error = where + "needs \"names\", a non-empty list of strings";
-      return std::nullopt;
-    }
+    if (!names || names->empty()) return refuse("needs \"names\", a non-empty list of strings");
     option.names = std::move(*names);
     const std::string value = entry.value("value", std::string("none"));
     if (value == "required") {
@@ -128,8 +126,7 @@ std::optional<CliOptionTable> parse_cli_option_table(const Json& json, std::stri
     } else if (value == "optional") {
       option.value = CliOption::Value::optional;
     } else if (value != "none") {
-      error = where + "\"value\" is none, required or optional, not \"" + value + "\"";
-      return std::nullopt;
+      return refuse("\"value\" is none, required or optional, not \"" + value + "\"");
     }
     option.variadic = entry.value("variadic", false);
     option.hidden = entry.value("hidden", false);
@@ -137,10 +134,7 @@ std::optional<CliOptionTable> parse_cli_option_table(const Json& json, std::stri
          {std::pair{"choices", &option.choices}, std::pair{"also_accepts", &option.also_accepts}}) {
       if (!entry.contains(key)) continue;
       auto strings = string_list(entry[key]);
-      if (!strings) {
-        error = where + "\"" + key + "\" is a list of strings";
-        return std::nullopt;
-      }
+      if (!strings) return refuse("\"" + std::string(key) + "\" is a list of strings");
       *list = std::move(*strings);
     }
     table.options.push_back(std::move(option));

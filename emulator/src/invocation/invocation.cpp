@@ -14,8 +14,8 @@ bool maybe_option(std::string_view arg) {
 }
 
 std::optional<std::string> invalid_choice(const CliOption& option, const std::string& value) {
-  const auto listed = [&value](const std::vector<std::string>& values) {
-    return std::find(values.begin(), values.end(), value) != values.end();
+  const auto listed = [&value](const auto& values) {
+    return std::ranges::count(values, value) > 0;
   };
   if (option.choices.empty() || listed(option.choices) || listed(option.also_accepts)) {
     return std::nullopt;
@@ -148,12 +148,8 @@ class Parser {
     if (value) {
       if (auto bad = invalid_choice(option, *value)) fail(std::move(*bad));
     }
-    const auto& names = option.names;
-    const auto is = [&](std::string_view n) {
-      return std::find(names.begin(), names.end(), n) != names.end();
-    };
-    if (is("--version")) inv_.version = true;
-    if (is("--help")) inv_.help = true;
+    if (std::ranges::count(option.names, "--version") > 0) inv_.version = true;
+    if (std::ranges::count(option.names, "--help") > 0) inv_.help = true;
     inv_.flags.push_back(Flag{name, std::move(value)});
   }
 

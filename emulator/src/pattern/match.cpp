@@ -254,7 +254,7 @@ void check(const Json& pattern, const std::string& pointer, PatternNames* names,
   if (is_operator(pattern)) {
     const std::string& op = pattern.begin().key();
     const Json& arg = pattern.begin().value();
-    if (std::find(std::begin(kOperators), std::end(kOperators), op) == std::end(kOperators)) {
+    if (std::ranges::find(kOperators, op) == std::end(kOperators)) {
       error = PatternError{pointer, "unknown pattern operator " + op};
       return;
     }
@@ -271,8 +271,7 @@ void check(const Json& pattern, const std::string& pointer, PatternNames* names,
         check(arg[i], pointer + "/$one_of/" + std::to_string(i), names, error, depth + 1);
       }
     } else if (op == "$type") {
-      if (!arg.is_string() || std::find(std::begin(kTypes), std::end(kTypes),
-                                        arg.get<std::string>()) == std::end(kTypes)) {
+      if (!arg.is_string() || std::ranges::count(kTypes, arg.get<std::string>()) == 0) {
         error = PatternError{pointer,
                              "$type takes one of string, number, integer, boolean, "
                              "null, object, array"};
@@ -291,14 +290,11 @@ void check(const Json& pattern, const std::string& pointer, PatternNames* names,
     }
     return;
   }
-  if (pattern.is_object()) {
-    for (auto it = pattern.begin(); it != pattern.end(); ++it) {
-      check(it.value(), pointer + "/" + escape_pointer_token(it.key()), names, error, depth + 1);
-    }
-  } else if (pattern.is_array()) {
-    for (std::size_t i = 0; i < pattern.size(); ++i) {
-      check(pattern[i], pointer + "/" + std::to_string(i), names, error, depth + 1);
-    }
+  if (!pattern.is_structured()) return;
+  // items() names array elements by their index: both kinds of member get their pointer.
+  for (const auto& member : pattern.items()) {
+    check(member.value(), pointer + "/" + escape_pointer_token(member.key()), names, error,
+          depth + 1);
   }
 }
 

@@ -12,13 +12,10 @@ namespace claude::emulator::detail {
 std::size_t write_gathered(int fd, std::span<const std::string_view> pieces,
                            const volatile std::sig_atomic_t* stop) {
   std::size_t whole = 0;  // pieces written completely
-  std::size_t sent = 0;   // bytes of pieces[whole] written already
+  std::size_t sent = 0;   // bytes written from the start of pieces[whole] on
   std::vector<iovec> vectors;
   for (;;) {
-    while (whole < pieces.size() && sent == pieces[whole].size()) {
-      ++whole;
-      sent = 0;
-    }
+    while (whole < pieces.size() && sent >= pieces[whole].size()) sent -= pieces[whole++].size();
     if (whole == pieces.size()) return whole;
     // A signal may have cut the last write short rather than failed it: check before blocking.
     if (stop != nullptr && *stop != 0) {
@@ -39,15 +36,7 @@ std::size_t write_gathered(int fd, std::span<const std::string_view> pieces,
       if (errno == EINTR) continue;
       return whole;
     }
-    for (auto left = static_cast<std::size_t>(written); left > 0;) {
-      const std::size_t taken = std::min(left, pieces[whole].size() - sent);
-      sent += taken;
-      left -= taken;
-      if (sent == pieces[whole].size()) {
-        ++whole;
-        sent = 0;
-      }
-    }
+    sent += static_cast<std::size_t>(written);
   }
 }
 

@@ -25,6 +25,11 @@ namespace {
 
 constexpr int kExitUsage = 2;
 int g_signal_pipe[2] = {-1, -1};
+
+int usage_error(const std::string& message) {
+  base::write_all(STDERR_FILENO, "fake-claude: " + message + "\n");
+  return kExitUsage;
+}
 // Set by a terminating signal: a write blocked on a full pipe then gives up, so the signal is
 // handled (reported, then the fake dies by it) even when the SDK stopped reading.
 volatile std::sig_atomic_t g_terminating = 0;
@@ -194,6 +199,12 @@ class Shell {
   std::optional<std::size_t> undelivered_step_;
 };
 
+void fail_passed_report(Report& report, Failure failure) {
+  report.failure = std::move(failure);
+  report.passed = false;
+  report.ending = Ending{Ending::Kind::exit, 1, 0};
+}
+
 // The engine may finish (an exit step) in the same tick as the send before it, so it learns of
 // the failed write only after its verdict: a passing verdict with an undelivered scripted line
 // becomes a stdout_closed failure here.
@@ -201,27 +212,19 @@ void fail_undelivered_step(Report& report, std::size_t step) {
   if (!report.passed || step >= report.steps.size()) return;
   StepOutcome& outcome = report.steps[step];
   outcome.status = StepStatus::failed;
-  Failure failure;
-  failure.kind = "stdout_closed";
-  failure.step = step;
-  failure.line = outcome.line;
-  failure.message =
-      "stdout closed by the SDK before line " + std::to_string(outcome.line) + " was delivered";
-  report.failure = std::move(failure);
-  report.passed = false;
-  report.ending = Ending{Ending::Kind::exit, 1, 0};
+  fail_passed_report(report, Failure{.kind = "stdout_closed",
+                                     .step = step,
+                                     .line = outcome.line,
+                                     .message = "stdout closed by the SDK before line " +
+                                                std::to_string(outcome.line) + " was delivered"});
 }
 
 // A recording cut short replays what it holds, but never passes as a complete session.
 void fail_truncated_recording(Report& report, const std::string& note) {
   report.truncated = note;
   if (!report.passed) return;
-  Failure failure;
-  failure.kind = "truncated";
-  failure.message = note + "; a session cut short never passes";
-  report.failure = std::move(failure);
-  report.passed = false;
-  report.ending = Ending{Ending::Kind::exit, 1, 0};
+  fail_passed_report(
+      report, Failure{.kind = "truncated", .message = note + "; a session cut short never passes"});
 }
 
 [[noreturn]] void hang_forever(bool stdin_open) {
@@ -248,14 +251,12 @@ int reject_command_line(const Scenario& scenario, const Invocation& invocation,
   report.args = invocation.args;
   const std::string first_line = invocation.cli_error->substr(0, invocation.cli_error->find('\n'));
   report.failure = Failure{
-      "argv",
-      std::nullopt,
-      scenario.header.line,
-      "the real CLI " + scenario.header.cli_version + " rejects this command line: " + first_line +
-          " (docs/fake-claude.md, \"Options of the emulated CLI\"; a "
-          "scenario for a fork of the CLI sets \"unknown_options\":\"accept\")",
-      std::nullopt,
-      std::nullopt};
+      .kind = "argv",
+      .line = scenario.header.line,
+      .message = "the real CLI " + scenario.header.cli_version +
+                 " rejects this command line: " + first_line +
+                 " (docs/fake-claude.md, \"Options of the emulated CLI\"; a scenario for a fork "
+                 "of the CLI sets \"unknown_options\":\"accept\")"};
   Json json = report_json(report);
   redaction.redact(json);
   return write_report_file(report_path, json) ? 1 : kExitUsage;
@@ -355,21 +356,15 @@ int run_fake_claude(std::span<const std::string> args, const Environment& enviro
   if (!invocation.speed) {
     if (const std::string text = lookup(environment, "FAKE_CLAUDE_SPEED"); !text.empty()) {
       const auto parsed = parse_speed(text);
-      if (!parsed) {
-        base::write_all(STDERR_FILENO,
-                        "fake-claude: FAKE_CLAUDE_SPEED needs a number >= 0, got '" + text + "'\n");
-        return kExitUsage;
-      }
+      if (!parsed) return usage_error("FAKE_CLAUDE_SPEED needs a number >= 0, got '" + text + "'");
       speed = *parsed;
     }
   }
   std::string report_path = lookup(environment, "FAKE_CLAUDE_REPORT");
   if (path.empty()) {
-    base::write_all(
-        STDERR_FILENO,
-        "fake-claude: no scenario given: pass --scenario FILE (anywhere in argv) or set "
-        "FAKE_CLAUDE_SCENARIO=FILE\n");
-    return kExitUsage;
+    return usage_error(
+        "no scenario given: pass --scenario FILE (anywhere in argv) or set "
+        "FAKE_CLAUDE_SCENARIO=FILE");
   }
   // Under harness every session has a number, its own report and (in a multi-run scenario) its
   // own part.
@@ -377,10 +372,7 @@ int run_fake_claude(std::span<const std::string> args, const Environment& enviro
   if (const std::string runs = lookup(environment, "FAKE_CLAUDE_RUNS"); !runs.empty()) {
     std::string problem;
     slot = detail::claim_run(runs, problem);
-    if (!slot) {
-      base::write_all(STDERR_FILENO, "fake-claude: " + problem + "\n");
-      return kExitUsage;
-    }
+    if (!slot) return usage_error(problem);
     report_path = slot->report_path;
   }
   PartsLoadResult parts = load_scenario_parts(path);
@@ -433,10 +425,7 @@ int run_fake_claude(std::span<const std::string> args, const Environment& enviro
   if (invocation.cli_error) {
     return reject_command_line(scenario, invocation, report_path, environment);
   }
-  if (auto problem = apply_overrides(scenario, environment)) {
-    base::write_all(STDERR_FILENO, "fake-claude: " + *problem + "\n");
-    return kExitUsage;
-  }
+  if (auto problem = apply_overrides(scenario, environment)) return usage_error(*problem);
 
   install_signal_handlers();
   EngineOptions options;

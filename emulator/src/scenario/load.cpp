@@ -64,11 +64,8 @@ class Loader {
   }
 
   LoadResult finish(std::optional<std::string> io_error) {
+    if (io_error) return LoadResult{std::nullopt, {LoadError{file_, 0, *io_error}}};
     LoadResult result;
-    if (io_error) {
-      result.errors.push_back(LoadError{file_, 0, *io_error});
-      return result;
-    }
     if (auto* scenario = std::get_if<detail::ScenarioParser>(&parser_)) {
       result = scenario->finish();
     } else if (auto* recording = std::get_if<detail::RecordingParser>(&parser_)) {
@@ -157,11 +154,7 @@ PartsLoadResult load_scenario_parts(const std::filesystem::path& path) {
     }
     return loader->line(n, e);
   });
-  if (io_error) {
-    result.parts.clear();
-    result.errors = {LoadError{path.string(), 0, *io_error}};
-    return result;
-  }
+  if (io_error) return PartsLoadResult{{}, {LoadError{path.string(), 0, *io_error}}};
   if (!loader && result.parts.empty()) loader.emplace(path.string());  // an empty file
   finish_part();
   if (!result.errors.empty()) result.parts.clear();
@@ -180,9 +173,9 @@ std::optional<std::string> read_cli_version(const std::filesystem::path& path) {
   detail::for_each_file_line(path, [&](std::size_t, const base::LineEvent& e) {
     if (e.kind != base::LineEvent::Kind::line || is_comment_or_blank(e.text)) return true;
     const Json header = base::parse_json_or_discarded(e.text);
-    if (header.is_object() && header.contains("cli_version") && header["cli_version"].is_string() &&
-        detail::is_printable(header["cli_version"].get_ref<const std::string&>())) {
-      version = header["cli_version"].get<std::string>();
+    if (const Json* v = base::member(header, "cli_version");
+        v != nullptr && v->is_string() && detail::is_printable(v->get_ref<const std::string&>())) {
+      version = v->get<std::string>();
     }
     return false;
   });

@@ -49,7 +49,6 @@ class ScenarioParser : public ScenarioBuilder {
   void step(std::size_t line, Json step);
 
  private:
-  bool require_known(std::size_t line, const Json& value, const PatternNames& names);
   bool check_names_known(std::size_t line, const std::vector<std::string>& names);
   bool check_pattern_at(std::size_t line, const Json& pattern, std::string_view what,
                         bool allow_captures);

@@ -4,6 +4,7 @@
 // live ones.
 #include <cmath>
 #include <csignal>
+#include <utility>
 
 #include "claude/base/base64.hpp"
 #include "claude/base/excerpt.hpp"
@@ -140,9 +141,8 @@ void RecordingParser::event(std::size_t line, std::string_view text, bool unterm
     }
     if (!pieces_[index].empty()) bytes = std::move(pieces_[index]) + bytes;
     pieces_[index].clear();
-    const std::size_t first_line = piece_line_[index];
-    piece_line_[index] = 0;
-    complete_line(first_line, d, std::move(bytes), event.value("partial", false));
+    complete_line(std::exchange(piece_line_[index], 0), d, std::move(bytes),
+                  event.value("partial", false));
     return;
   }
   if (auto eof = event.find("eof"); eof != event.end()) {
@@ -248,13 +248,11 @@ void RecordingParser::sdk_line(std::size_t line, const std::string& text) {
     const std::string& type = message["type"].get_ref<const std::string&>();
     std::string capture;
     if (type == "user") label = "turn_" + std::to_string(++turns_);
-    if (type == "control_request") {
-      const Json& id = message.contains("request_id") ? message["request_id"] : Json();
-      if (id.is_string()) {
-        capture = "sdk_request_" + std::to_string(sdk_request_names_.size() + 1);
-        label = capture;
-        sdk_request_names_[id.get<std::string>()] = capture;
-      }
+    if (const Json* id = base::member(message, "request_id");
+        type == "control_request" && id != nullptr && id->is_string()) {
+      capture = "sdk_request_" + std::to_string(sdk_request_names_.size() + 1);
+      label = capture;
+      sdk_request_names_[id->get<std::string>()] = capture;
     } else if (type == "control_response") {
       label = "answer_" + std::to_string(++answers_);
     }
@@ -274,22 +272,22 @@ void RecordingParser::sdk_line(std::size_t line, const std::string& text) {
 // before the CLI answered anything of the first turn are set-up: SDKs send them before or just
 // after the first prompt, and the CLI applies them before the turn either way.
 void RecordingParser::order_among_turns(Step& step, const Json& message, const std::string& label) {
-  if (!message.is_object() || label.empty()) return;
-  const Json* type = message.contains("type") ? &message["type"] : nullptr;
-  if (type != nullptr && *type == "user") {
+  const Json* type = base::member(message, "type");
+  if (type == nullptr || label.empty()) return;
+  if (*type == "user") {
     step.after = std::move(changes_since_turn_);
     changes_since_turn_.clear();
     last_turn_ = label;
     turn_answered_ = false;
     return;
   }
-  if (type == nullptr || *type != "control_request" || !message.contains("request") ||
-      !message["request"].is_object()) {
+  const Json* request = base::member(message, "request");
+  if (*type != "control_request" || request == nullptr || !request->is_object() ||
+      last_turn_.empty() || !turn_answered_) {
     return;
   }
-  const Json& subtype =
-      message["request"].contains("subtype") ? message["request"]["subtype"] : Json();
-  if (subtype == "initialize" || subtype == "interrupt" || last_turn_.empty() || !turn_answered_) {
+  if (const Json* subtype = base::member(*request, "subtype");
+      subtype != nullptr && (*subtype == "initialize" || *subtype == "interrupt")) {
     return;
   }
   step.after.push_back(last_turn_);
@@ -323,17 +321,14 @@ void RecordingParser::cli_line(std::size_t line, std::string text, bool partial)
     }
   }
   if (!sdk_request_names_.empty() && text.find("\"control_response\"") != std::string::npos) {
+    static const Json::json_pointer kAnswered("/response/request_id");
     Json message = base::parse_json_or_discarded(text);
-    Json* id = nullptr;
-    if (message.is_object() && message.value("type", "") == "control_response" &&
-        message.contains("response") && message["response"].is_object() &&
-        message["response"].contains("request_id")) {
-      id = &message["response"]["request_id"];
-    }
-    if (id != nullptr && id->is_string()) {
-      if (auto it = sdk_request_names_.find(id->get_ref<const std::string&>());
+    if (const Json* type = base::member(message, "type");
+        type != nullptr && *type == "control_response" && message.contains(kAnswered) &&
+        message[kAnswered].is_string()) {
+      if (auto it = sdk_request_names_.find(message[kAnswered].get_ref<const std::string&>());
           it != sdk_request_names_.end()) {
-        *id = "${" + it->second + "}";
+        message[kAnswered] = "${" + it->second + "}";
         step.verb = Verb::send;
         step.value = std::move(message);
         add_output(std::move(step), &it->second);
@@ -345,8 +340,8 @@ void RecordingParser::cli_line(std::size_t line, std::string text, bool partial)
   step.verbatim = true;
   if (session_state_gated_ && text.find("\"session_state_changed\"") != std::string::npos) {
     const Json message = base::parse_json_or_discarded(text);
-    if (message.is_object() && message.value("type", Json()) == "system" &&
-        message.value("subtype", Json()) == "session_state_changed") {
+    if (base::string_member(message, "type") == "system" &&
+        base::string_member(message, "subtype") == "session_state_changed") {
       step.if_env.emplace_back(kSessionStateVariable, "1");
     }
   }

@@ -1,6 +1,5 @@
 #include <algorithm>
 #include <array>
-#include <limits>
 
 #include "claude/base/base64.hpp"
 #include "claude/base/json.hpp"
@@ -102,8 +101,7 @@ void ScenarioParser::header(std::size_t line, const Json& h) {
                            " (this fake-claude reads version 1)");
   }
   for (auto it = h.begin(); it != h.end(); ++it) {
-    if (std::find(std::begin(kHeaderKeys), std::end(kHeaderKeys), it.key()) ==
-        std::end(kHeaderKeys)) {
+    if (std::ranges::count(kHeaderKeys, it.key()) == 0) {
       error(line, "unknown header field '" + it.key() + "'" + did_you_mean(it.key(), kHeaderKeys));
     }
   }

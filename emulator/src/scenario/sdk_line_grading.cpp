@@ -279,20 +279,16 @@ Json graded_sdk_pattern(const Json& message, const std::string& request_capture,
 }
 
 bool map_hook_callback_id(Json& message, const GradingContext& context) {
-  if (context.hook_callbacks.empty()) return false;
-  const Json* type = member(message, "type");
-  if (type == nullptr || *type != "control_request") return false;
-  auto request = message.find("request");
-  if (request == message.end() || !request->is_object()) return false;
-  if (const Json* subtype = member(*request, "subtype");
-      subtype == nullptr || *subtype != "hook_callback") {
+  static const Json::json_pointer kSubtype("/request/subtype");
+  static const Json::json_pointer kId("/request/callback_id");
+  if (context.hook_callbacks.empty() || base::string_member(message, "type") != "control_request" ||
+      !message.contains(kSubtype) || message[kSubtype] != "hook_callback" ||
+      !message.contains(kId) || !message[kId].is_string()) {
     return false;
   }
-  auto id = request->find("callback_id");
-  if (id == request->end() || !id->is_string()) return false;
-  auto name = context.hook_callbacks.find(id->get_ref<const std::string&>());
+  auto name = context.hook_callbacks.find(message[kId].get_ref<const std::string&>());
   if (name == context.hook_callbacks.end()) return false;
-  *id = "${" + name->second + "}";
+  message[kId] = "${" + name->second + "}";
   return true;
 }
 

@@ -9,7 +9,6 @@
 // What it costs: one walk over the recorded line; the patterns hold copies of the graded values.
 #pragma once
 
-#include <cstddef>
 #include <map>
 #include <string>
 

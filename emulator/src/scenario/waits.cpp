@@ -67,8 +67,7 @@ LoadResult resolve_waits(Scenario scenario, std::vector<LoadError> errors) {
       continue;
     }
     auto needs = [&](std::size_t wait) {
-      if (std::find(step.waits_for.begin(), step.waits_for.end(), wait) == step.waits_for.end())
-        step.waits_for.push_back(wait);
+      if (std::ranges::count(step.waits_for, wait) == 0) step.waits_for.push_back(wait);
     };
     for (const auto& name : step.after) {
       auto it = labels.find(name);
@@ -89,13 +88,8 @@ LoadResult resolve_waits(Scenario scenario, std::vector<LoadError> errors) {
     for (const auto& name : variables_bound(step)) bound_by[name] = i;
     if (step.verb == Verb::expect) last_expect = i;
   }
-  LoadResult result;
-  if (errors.empty()) {
-    result.scenario = std::move(scenario);
-  } else {
-    result.errors = std::move(errors);
-  }
-  return result;
+  if (!errors.empty()) return LoadResult{std::nullopt, std::move(errors)};
+  return LoadResult{std::move(scenario), {}};
 }
 
 }  // namespace claude::emulator::detail

@@ -25,20 +25,11 @@ Json header_json(const Scenario& scenario) {
   if (scenario.truncated) out["truncated"] = *scenario.truncated;
   if (h.protocol == Dialect::jsonrpc) out["protocol"] = "jsonrpc";
   if (h.order == Order::causal) out["order"] = "causal";
-  if (!h.argv_require.empty() || !h.argv_forbid.empty()) {
-    out["argv"] = Json::object();
-    if (!h.argv_require.empty()) out["argv"]["require"] = h.argv_require;
-    if (!h.argv_forbid.empty()) out["argv"]["forbid"] = h.argv_forbid;
-  }
-  if (!h.env_require.empty()) {
-    out["env"] = Json::object({{"require", Json::object()}});
-    for (const auto& [name, pattern] : h.env_require) out["env"]["require"][name] = pattern;
-  }
-  if (h.initialize_response) {
-    out["auto_initialize"] = *h.initialize_response;
-  } else {
-    out["auto_initialize"] = h.auto_initialize;
-  }
+  // Objects come into being with their first member.
+  if (!h.argv_require.empty()) out["argv"]["require"] = h.argv_require;
+  if (!h.argv_forbid.empty()) out["argv"]["forbid"] = h.argv_forbid;
+  for (const auto& [name, pattern] : h.env_require) out["env"]["require"][name] = pattern;
+  out["auto_initialize"] = h.initialize_response.value_or(Json(h.auto_initialize));
   if (!h.ignore.empty()) out["ignore"] = h.ignore;
   if (h.strict != defaults.strict) out["strict"] = h.strict;
   if (h.lenient != defaults.lenient) out["lenient"] = h.lenient;
@@ -100,10 +91,7 @@ Json step_json(const Step& step) {
   if (!step.label.empty()) out["label"] = step.label;
   if (!step.malformed.empty()) out["malformed"] = step.malformed;
   if (!step.after.empty()) out["after"] = step.after;
-  if (!step.if_env.empty()) {
-    out["if_env"] = Json::object();
-    for (const auto& [name, value] : step.if_env) out["if_env"][name] = value;
-  }
+  for (const auto& [name, value] : step.if_env) out["if_env"][name] = value;
   return out;
 }
 

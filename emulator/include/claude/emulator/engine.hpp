@@ -1,13 +1,11 @@
 // Engine: plays a scenario against an SDK, one event at a time.
 //
 // What it is: the pure core of fake-claude. It is fed the SDK's stdin lines, stdin EOF and the
-// passing of time, and answers with bytes to write (stdout/stderr) and the next moment it needs
-// to be woken. It never touches file descriptors, clocks or signals, so unit tests drive it
-// directly; `run_fake_claude` (fake_claude.hpp) is the thin process shell around it. Ordering
-// (sequential or causal), matching, `auto_initialize`, `ignore`, print mode and the verdict are
-// those of docs/scenario.md#ordering-and-verdict: the first failure ends the run (exit 1); after
-// the last step the engine waits up to timeout_ms for stdin EOF, then ends as scripted (exit 0
-// by default).
+// passing of time, and answers with bytes to write and the next moment it needs to be woken. It
+// never touches file descriptors, clocks or signals, so unit tests drive it directly;
+// `run_fake_claude` (fake_claude.hpp) is the process shell around it. The rules are those of
+// docs/scenario.md#ordering-and-verdict: the first failure ends the run (exit 1); after the last
+// step the engine waits up to timeout_ms for stdin EOF, then ends as scripted.
 //
 // How it fails: never throws for anything an SDK sends; every failure is a `Failure` in the report.
 //
@@ -104,9 +102,8 @@ class Engine {
 
   bool causal() const { return scenario_.header.order == Order::causal; }
   void advance(Millis now);
-  // Strict mode: the SDK line at transcript index `transcript`, still pending after advance(),
-  // that no expect not yet done can match ends the run now ("unexpected"), naming the line, its
-  // number on stdin and the closest expect, instead of waiting out timeout_ms.
+  // Strict mode: a pending SDK line no expect not yet done can match fails the run now
+  // ("unexpected") instead of waiting out timeout_ms.
   void fail_if_unexpected(std::size_t transcript);
   bool run_step(Step& step, std::size_t index, Millis now);  // true when the step is done
   // A wait step's attempt: true when satisfied (or failed: then finished_ is set).
@@ -116,29 +113,27 @@ class Engine {
   // The id respond/respond_error answers (taken: each request is answered once). Sequential
   // order: the last request an expect consumed; causal: the one the nearest expect before it did.
   std::optional<Json> take_request_to_answer(std::size_t respond_step);
-  // Causal order: satisfies open waits from what arrived; fails those that timed out or that
-  // stdin EOF made hopeless.
+  // Causal order: open waits done, timed out, or made hopeless by stdin EOF.
   void settle_waits(Millis now);
   bool waits_done(const Step& step) const;
   void mark_done(std::size_t index, Millis now);
-  // A wait at `index` armed at `since` that timed out or that stdin EOF made hopeless fails the
-  // run; false either way (`request_id`: a request step's id its response must carry).
+  // Fails the run if the wait at `index`, armed at `since`, timed out or stdin EOF made it
+  // hopeless; false either way.
   bool wait_or_fail(std::size_t index, Millis now, Millis since, std::string_view request_id = {});
   void complete_prompt(Millis now);
-  TranscriptEntry stdin_entry(std::string_view bytes) const;  // an 'i' entry, at now_
+  TranscriptEntry transcript_entry(std::string_view bytes, char dir = 'i') const;  // at now_
   std::optional<Millis> prompt_due() const;
   void write(std::string bytes, std::optional<std::size_t> step,
              Output::Stream stream = Output::Stream::stdout_stream);
-  // `value` with the bound variables substituted; nullopt (the run failed) when one is unbound.
+  // nullopt (the run failed) when a variable is unbound.
   std::optional<Json> substituted(const Json& value, std::size_t step);
   void write_message(const Json& message, std::optional<std::size_t> step);
-  // Holds a line for the steps to come, or counts it dropped when the hold is full.
   void hold(Pending pending);
   bool hold_is_full() const;
+  bool dropped_over_hold();  // a line that comes when the hold is full is only counted
   void release(std::deque<Pending>::iterator it);
   void consume(std::deque<Pending>::iterator it, std::size_t step);
-  // `target`: the line (at `target_transcript`) the failure shows against `expected`; without
-  // it, the pending line closest to `expected`.
+  // Without `target`, the failure shows the pending line closest to `expected`.
   void fail(std::string kind, std::optional<std::size_t> step, std::string message,
             const Json* expected = nullptr, const Json* target = nullptr,
             std::size_t target_transcript = 0);
@@ -164,12 +159,14 @@ class Engine {
   std::size_t held_bytes_ = 0;    // sum of pending_'s line sizes
   std::size_t ignored_kept_ = 0;  // ignored lines in the transcript
   Bindings bindings_;
-  std::vector<std::pair<std::string, std::string>> request_names_;  // `as` name -> request id
+  using NamedRequest = std::pair<std::string, std::string>;  // `as` name -> request id
+  std::vector<NamedRequest> request_names_;
   std::set<std::string, std::less<>> own_request_ids_;
-  std::optional<Json> last_request_id_;     // of the last SDK request an expect matched
-  std::optional<Json> awaited_request_id_;  // request step waiting for its response
-  std::vector<OpenWait> open_waits_;        // causal order, in file order
-  std::vector<std::pair<std::size_t, Json>> expect_requests_;  // causal: expect -> request id
+  std::optional<Json> last_request_id_;                // of the last SDK request an expect matched
+  std::optional<Json> awaited_request_id_;             // request step waiting for its response
+  std::vector<OpenWait> open_waits_;                   // causal order, in file order
+  using ExpectRequest = std::pair<std::size_t, Json>;  // causal: expect -> request id
+  std::vector<ExpectRequest> expect_requests_;
   // Print mode with a text prompt.
   bool text_prompt_ = false;
   bool prompt_complete_ = false;

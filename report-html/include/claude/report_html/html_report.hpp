@@ -1,20 +1,16 @@
-// The HTML report: one self-contained page (inline CSS and script, no external resources) from
+// The HTML report: one self-contained page (inline CSS and script, nothing loaded) from
 // `harness check --json` suite reports and fake-claude JSON reports (FAKE_CLAUDE_REPORT,
 // `harness replay --report`).
 //
-// What it is: a case list with verdicts, then per case its findings and the session as a
-// two-column sequence diagram (SDK on the left, CLI on the right, time flowing down), drawn from
-// fake-claude's transcript: control_request/control_response pairs are linked by a bracket and
-// highlight each other on hover, and the transcript entry fake-claude named as the closest to
-// its first mismatch is drawn in red.
+// What it is: a case list with verdicts, then per case its findings and fake-claude's transcript
+// as a sequence diagram (SDK left, CLI right, time flowing down): control request/response pairs
+// are bracketed and highlight each other on hover; the entry closest to the first mismatch is red.
 //
-// How it fails: never throws on odd input. A document that is neither a suite report nor a
-// fake-claude report is skipped and named in `errors`; members of the wrong type are treated as
-// absent; transcript lines that are truncated previews (not whole JSON) are still drawn, labelled
-// from their text.
+// How it fails: never throws on odd input. A document of neither kind is skipped and named in
+// `errors`; members of the wrong type count as absent; cut previews (not whole JSON) are still
+// drawn, labelled from their text.
 //
-// What it costs: linear in the number of transcript entries; each preview appears once in the
-// page (at most kMaxDrawnEntries per case are drawn, the rest are counted).
+// What it costs: linear in the transcript entries; at most kMaxDrawnEntries are drawn per case.
 #pragma once
 
 #include <cstddef>
