@@ -2,10 +2,12 @@
 // event's own struct. Fields of the wrong JSON type keep their default (the raw object is kept).
 #include <utility>
 
+#include "api/json_fields.hpp"
 #include "claude/sdk/hooks.hpp"
 
 namespace claude::sdk {
 
+using api::Fields;
 using nlohmann::json;
 
 namespace {
@@ -23,37 +25,6 @@ constexpr std::pair<HookEvent, std::string_view> kHookEventNames[] = {
     {HookEvent::PermissionRequest, "PermissionRequest"},
     {HookEvent::SessionStart, "SessionStart"},
     {HookEvent::SessionEnd, "SessionEnd"},
-};
-
-// Reads one member of the hook input, leaving the default when it is absent or of another type.
-class Fields {
- public:
-  explicit Fields(const json& object) : object_(object) {}
-
-  [[nodiscard]] std::string text(const char* key) const {
-    return string_or(key).value_or(std::string());
-  }
-  [[nodiscard]] std::optional<std::string> string_or(const char* key) const {
-    const json* v = find(key);
-    if (v == nullptr || !v->is_string()) return std::nullopt;
-    return v->get<std::string>();
-  }
-  [[nodiscard]] bool flag(const char* key) const {
-    const json* v = find(key);
-    return v != nullptr && v->is_boolean() && v->get<bool>();
-  }
-  [[nodiscard]] json value(const char* key) const {
-    const json* v = find(key);
-    return v == nullptr ? json() : *v;
-  }
-
- private:
-  [[nodiscard]] const json* find(const char* key) const {
-    if (!object_.is_object()) return nullptr;
-    auto it = object_.find(key);
-    return it == object_.end() ? nullptr : &*it;
-  }
-  const json& object_;
 };
 
 void read_details(HookEvent event, const Fields& f, HookInput& in) {

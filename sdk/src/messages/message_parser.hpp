@@ -47,11 +47,8 @@ class MessageParser {
   [[nodiscard]] ParseResult parse_moving(std::string&& line);
 
  private:
-  // Where a parsed line's storage comes from: copied (null) or moved.
-  struct LineStorage {
-    std::string* owned = nullptr;
-  };
-  ParseResult parse_line(std::string_view line, LineStorage storage, bool allow_number_fallback);
+  // `owned`: the line's storage, moved into the Message (null: the line is copied).
+  ParseResult parse_line(std::string_view line, std::string* owned, bool allow_number_fallback);
 
   struct State;
   std::unique_ptr<State> state_;

@@ -67,14 +67,6 @@ bool InMemoryTransport::input_open() const {
   return input_open_;
 }
 
-void InMemoryTransport::push_line(std::string line) {
-  {
-    std::lock_guard lock(mutex_);
-    to_sdk_.push_back(std::move(line));
-  }
-  cv_.notify_all();
-}
-
 void InMemoryTransport::push_lines(std::vector<std::string> lines) {
   {
     std::lock_guard lock(mutex_);
@@ -101,9 +93,8 @@ std::optional<std::string> InMemoryTransport::next_written(std::chrono::millisec
 
 std::optional<nlohmann::json> InMemoryTransport::next_written_json(
     std::chrono::milliseconds timeout) {
-  auto frame = next_written(timeout);
-  if (!frame) return std::nullopt;
-  return nlohmann::json::parse(*frame);
+  if (auto frame = next_written(timeout)) return nlohmann::json::parse(*frame);
+  return std::nullopt;
 }
 
 bool InMemoryTransport::wait_input_ended(std::chrono::milliseconds timeout) {

@@ -47,7 +47,7 @@ class InMemoryTransport final : public Transport {
   [[nodiscard]] bool input_open() const override;
 
   // The CLI's side.
-  void push_line(std::string line);
+  void push_line(std::string line) { push_lines({std::move(line)}); }
   void push_json(const nlohmann::json& value) { push_line(value.dump()); }
   // Several lines at once, as one chunk of a pipe: the reader sees them all buffered.
   void push_lines(std::vector<std::string> lines);
