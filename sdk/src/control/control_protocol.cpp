@@ -46,9 +46,8 @@ struct PendingControl::State {
 namespace {
 
 std::string random_salt() {
-  std::random_device rd;
   char salt[9];
-  std::snprintf(salt, sizeof salt, "%08x", static_cast<unsigned>(rd()));
+  std::snprintf(salt, sizeof salt, "%08x", static_cast<unsigned>(std::random_device()()));
   return salt;
 }
 

@@ -176,16 +176,9 @@ struct FieldPath {
   FieldPath(std::string_view parent_path, std::size_t item, std::string_view member)
       : parent(parent_path), index(item), key(member), indexed(true) {}
   [[nodiscard]] std::string str() const {
-    std::string out(parent);
-    if (indexed) {
-      out += '/';
-      out += std::to_string(index);
-      if (!key.empty()) {
-        out += '/';
-        out += key;
-      }
-    }
-    return out;
+    if (!indexed) return std::string(parent);
+    std::string out = std::string(parent) + '/' + std::to_string(index);
+    return key.empty() ? out : out + '/' + std::string(key);
   }
   std::string_view parent;
   std::size_t index = 0;
@@ -470,12 +463,9 @@ void parse_result(object obj, ChildSlices raw, ResultMessage& msg) {
   msg.result = nullable_string(f[keys("result")], "/result");
   msg.errors = error_list(f[keys("errors")], msg.has_errors);
   if (const auto& total = f[keys("total_cost_usd")]; total && !total->is_null()) {
-    double cost = 0;
-    if (total->get(cost) != simdjson::SUCCESS) {
-      auto whole = as_integer(*total);
-      if (!whole) fail(ParseError::Kind::wrong_type, "/total_cost_usd");
-      cost = static_cast<double>(*whole);
-    }
+    double cost = 0;  // simdjson reads integers as doubles too
+    if (total->get(cost) != simdjson::SUCCESS)
+      fail(ParseError::Kind::wrong_type, "/total_cost_usd");
     msg.total_cost_usd = cost;
   }
   msg.stop_reason = nullable_string(f[keys("stop_reason")], "/stop_reason");

@@ -1,5 +1,6 @@
 #include "process/cli_discovery.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
@@ -68,26 +69,18 @@ std::string find_cli(const std::string& cli_path, bool search_login_shell,
     if (base::is_executable_file(cli_path)) return cli_path;
     throw CLINotFoundError({"Options::cli_path " + cli_path + " (missing or not executable)"});
   }
-  std::size_t start = 0;
-  while (start <= env.path.size()) {
-    std::size_t end = env.path.find(':', start);
-    if (end == std::string::npos) end = env.path.size();
-    std::string dir = env.path.substr(start, end - start);
-    if (dir.empty()) dir = ".";
-    std::string candidate = dir + "/claude";
+  for (std::size_t start = 0, end = 0; start <= env.path.size(); start = end + 1) {
+    end = std::min(env.path.find(':', start), env.path.size());
+    const std::string dir = env.path.substr(start, end - start);
+    std::string candidate = (dir.empty() ? "." : dir) + "/claude";
     if (base::is_executable_file(candidate)) return candidate;
     searched.push_back("PATH entry " + candidate);
-    start = end + 1;
   }
-  std::vector<std::string> known;
-  if (!env.home.empty()) known.push_back(env.home + "/.npm-global/bin/claude");
-  known.emplace_back("/usr/local/bin/claude");
-  if (!env.home.empty()) {
-    for (const char* rel : {"/.local/bin/claude", "/node_modules/.bin/claude", "/.yarn/bin/claude",
-                            "/.claude/local/claude"})
-      known.push_back(env.home + rel);
-  }
-  for (const auto& candidate : known) {
+  for (std::string candidate :
+       {"~/.npm-global/bin/claude", "/usr/local/bin/claude", "~/.local/bin/claude",
+        "~/node_modules/.bin/claude", "~/.yarn/bin/claude", "~/.claude/local/claude"}) {
+    if (candidate[0] == '~' && env.home.empty()) continue;
+    if (candidate[0] == '~') candidate.replace(0, 1, env.home);
     if (base::is_executable_file(candidate)) return candidate;
     searched.push_back("known location " + candidate);
   }

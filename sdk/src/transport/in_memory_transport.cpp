@@ -1,5 +1,7 @@
 #include "transport/in_memory_transport.hpp"
 
+#include <csignal>
+
 namespace claude::sdk {
 
 void InMemoryTransport::connect() {
@@ -52,12 +54,7 @@ void InMemoryTransport::close() {
   {
     std::lock_guard lock(mutex_);
     input_open_ = false;
-    if (!end_) {
-      StreamEnd e;
-      e.status.ended_by_host = true;
-      e.status.term_signal = 15;
-      end_ = e;
-    }
+    if (!end_) end_ = StreamEnd{ExitStatus{std::nullopt, SIGTERM, true}, "", ""};
   }
   cv_.notify_all();
 }
