@@ -2,10 +2,12 @@
 // event's own struct. Fields of the wrong JSON type keep their default (the raw object is kept).
 #include <utility>
 
+#include "api/json_fields.hpp"
 #include "claude/sdk/hooks.hpp"
 
 namespace claude::sdk {
 
+using api::Fields;
 using nlohmann::json;
 
 namespace {
@@ -25,83 +27,40 @@ constexpr std::pair<HookEvent, std::string_view> kHookEventNames[] = {
     {HookEvent::SessionEnd, "SessionEnd"},
 };
 
-// Reads one member of the hook input, leaving the default when it is absent or of another type.
-class Fields {
- public:
-  explicit Fields(const json& object) : object_(object) {}
-
-  [[nodiscard]] std::string text(const char* key) const {
-    return string_or(key).value_or(std::string());
-  }
-  [[nodiscard]] std::optional<std::string> string_or(const char* key) const {
-    const json* v = find(key);
-    if (v == nullptr || !v->is_string()) return std::nullopt;
-    return v->get<std::string>();
-  }
-  [[nodiscard]] bool flag(const char* key) const {
-    const json* v = find(key);
-    return v != nullptr && v->is_boolean() && v->get<bool>();
-  }
-  [[nodiscard]] json value(const char* key) const {
-    const json* v = find(key);
-    return v == nullptr ? json() : *v;
-  }
-
- private:
-  [[nodiscard]] const json* find(const char* key) const {
-    if (!object_.is_object()) return nullptr;
-    auto it = object_.find(key);
-    return it == object_.end() ? nullptr : &*it;
-  }
-  const json& object_;
-};
-
-void read_details(HookEvent event, const Fields& f, HookInput& in) {
+decltype(HookInput::details) read_details(HookEvent event, const Fields& f) {
   switch (event) {
     case HookEvent::PreToolUse:
-      in.details =
-          PreToolUseInput{f.text("tool_name"), f.value("tool_input"), f.text("tool_use_id")};
-      break;
+      return PreToolUseInput{f.text("tool_name"), f.value("tool_input"), f.text("tool_use_id")};
     case HookEvent::PostToolUse:
-      in.details = PostToolUseInput{f.text("tool_name"), f.value("tool_input"),
-                                    f.value("tool_response"), f.text("tool_use_id")};
-      break;
+      return PostToolUseInput{f.text("tool_name"), f.value("tool_input"), f.value("tool_response"),
+                              f.text("tool_use_id")};
     case HookEvent::PostToolUseFailure:
-      in.details =
-          PostToolUseFailureInput{f.text("tool_name"), f.value("tool_input"), f.text("tool_use_id"),
-                                  f.text("error"), f.flag("is_interrupt")};
-      break;
+      return PostToolUseFailureInput{f.text("tool_name"), f.value("tool_input"),
+                                     f.text("tool_use_id"), f.text("error"),
+                                     f.flag("is_interrupt")};
     case HookEvent::UserPromptSubmit:
-      in.details = UserPromptSubmitInput{f.text("prompt")};
-      break;
+      return UserPromptSubmitInput{f.text("prompt")};
     case HookEvent::Stop:
-      in.details = StopInput{f.flag("stop_hook_active")};
-      break;
+      return StopInput{f.flag("stop_hook_active")};
     case HookEvent::SubagentStart:
-      in.details = SubagentStartInput{f.text("agent_id"), f.text("agent_type")};
-      break;
+      return SubagentStartInput{f.text("agent_id"), f.text("agent_type")};
     case HookEvent::SubagentStop:
-      in.details = SubagentStopInput{f.flag("stop_hook_active"), f.text("agent_id"),
-                                     f.text("agent_type"), f.text("agent_transcript_path")};
-      break;
+      return SubagentStopInput{f.flag("stop_hook_active"), f.text("agent_id"), f.text("agent_type"),
+                               f.text("agent_transcript_path")};
     case HookEvent::PreCompact:
-      in.details = PreCompactInput{f.text("trigger"), f.string_or("custom_instructions")};
-      break;
+      return PreCompactInput{f.text("trigger"), f.string_or("custom_instructions")};
     case HookEvent::Notification:
-      in.details =
-          NotificationInput{f.text("message"), f.string_or("title"), f.text("notification_type")};
-      break;
+      return NotificationInput{f.text("message"), f.string_or("title"),
+                               f.text("notification_type")};
     case HookEvent::PermissionRequest:
-      in.details = PermissionRequestInput{f.text("tool_name"), f.value("tool_input"),
-                                          f.value("permission_suggestions")};
-      break;
+      return PermissionRequestInput{f.text("tool_name"), f.value("tool_input"),
+                                    f.value("permission_suggestions")};
     case HookEvent::SessionStart:
-      in.details = SessionStartInput{f.text("source")};
-      break;
+      return SessionStartInput{f.text("source")};
     case HookEvent::SessionEnd:
-      in.details = SessionEndInput{f.text("reason")};
-      break;
+      return SessionEndInput{f.text("reason")};
   }
+  return {};
 }
 
 }  // namespace
@@ -130,7 +89,7 @@ HookInput parse_hook_input(json raw, std::optional<std::string> tool_use_id) {
   in.permission_mode = f.string_or("permission_mode");
   in.agent_id = f.string_or("agent_id");
   in.agent_type = f.string_or("agent_type");
-  if (in.event) read_details(*in.event, f, in);
+  if (in.event) in.details = read_details(*in.event, f);
   in.raw = std::move(raw);
   return in;
 }

@@ -4,7 +4,6 @@
 
 #include "api/callback_answers.hpp"
 #include "messages/frame_writer.hpp"
-#include "messages/parse_inbound.hpp"
 #include "process/argv_builder.hpp"
 #include "process/cli_discovery.hpp"
 #include "process/subprocess_transport.hpp"
@@ -49,10 +48,11 @@ std::size_t wake_bytes_for(std::size_t cap) {
 
 }  // namespace
 
-// Runs one write of ours to the CLI's stdin; a reader waiting for room meanwhile waits at most
-// kWriteGrace (wait_for_room).
+// Runs one write of ours (`step`, for the error when not connected) to the CLI's stdin; a reader
+// waiting for room meanwhile waits at most kWriteGrace (wait_for_room).
 template <class Write>
-auto Session::writing(Write&& write) {
+auto Session::writing(std::string_view step, Write&& write) {
+  if (!protocol_) throw ConnectionError(std::string(step) + ": the session is not connected");
   {
     std::lock_guard lock(queue_mutex_);
     ++writes_in_progress_;
@@ -99,7 +99,7 @@ void Session::connect() {
         on_unparsed(std::move(line), line_number, type);
       },
       [this] { on_handlers_idle(); }});
-  PendingControl initialize = writing([&] {
+  PendingControl initialize = writing("initialize", [&] {
     return protocol_->send_request("initialize", initialize_request(), options_.initialize_timeout);
   });
   server_info_ = initialize.wait();
@@ -336,7 +336,7 @@ void Session::parse_unparsed(UnparsedLine& unparsed, std::optional<Message>& out
   if (!parser_) parser_.emplace();
   InboundLine& line = unparsed.line;
   const std::size_t bytes = line.view().size();
-  ParseResult parsed = detail::parse_inbound(*parser_, line);
+  ParseResult parsed = parser_->parse_moving(std::move(line.text));
   if (auto* error = std::get_if<ParseError>(&parsed)) {
     if (!line.partial) fail_at(unparsed.line_number, *error, line.view());
     release(bytes);
@@ -457,18 +457,16 @@ void Session::end_input() {
 }
 
 void Session::write_user_message(std::string_view text, std::string_view session_id) {
-  if (!protocol_) throw ConnectionError("query: the session is not connected");
-  writing([&] { transport_->write(user_message_frame(text, session_id)); });
+  writing("query", [&] { transport_->write(user_message_frame(text, session_id)); });
 }
 
 void Session::write_frame(const json& frame) {
-  if (!protocol_) throw ConnectionError("write: the session is not connected");
-  writing([&] { transport_->write(serialize_frame(frame)); });
+  writing("write", [&] { transport_->write(serialize_frame(frame)); });
 }
 
 PendingControl Session::send_control(std::string_view subtype, json payload) {
-  if (!protocol_) throw ConnectionError("control request: the session is not connected");
-  return writing([&] { return protocol_->send_request(subtype, std::move(payload)); });
+  return writing("control request",
+                 [&] { return protocol_->send_request(subtype, std::move(payload)); });
 }
 
 json Session::control(std::string_view subtype, json payload) {

@@ -1,22 +1,17 @@
 // Session: one CLI conversation — transport, control engine, inbound handlers, message queue.
 // Client and query() are thin layers over it; they differ only in when stdin is closed.
 //
-// Message hand-off: the reader (an engine thread) pushes into `queue_`: parsed messages, and the
-// lines of bulk messages (assistant, user, stream_event) unparsed (ControlListener::on_unparsed),
-// which the consumer parses as it hands them out. So their strings are allocated on the thread
-// that frees them: glibc takes the allocating thread's arena lock for every cross-thread free, and
-// with the reader allocating while the consumer freed, that lock was contended on most rounds.
-// A bulk line that is not a valid message ends the session when the consumer reaches it, with the
-// MessageParseError the reader would have raised; control requests after it were answered by then.
-// The consumer takes the whole queue at once into `taken_` and pops from it without locking. The
-// two vectors trade places, so the reader pushes into slots the consumer has emptied: no
-// allocation per queued line. A waiting consumer is woken once per batch of lines
-// (ControlListener::on_batch_end: the transport has nothing buffered) or every `wake_bytes_`, not
-// per message. When the queue holds Options::max_queued_message_bytes the reader waits until the
-// consumer has taken half of it (backpressure down to the CLI's pipe); it never waits while one of
-// our control requests awaits its answer (the reader must read it), nor after close(); while we
-// write to the CLI's stdin it waits only briefly (a CLI blocked on stdout may not read its stdin,
-// and the write may be what the consumer is busy with).
+// Message hand-off: the reader (an engine thread) pushes parsed messages into `queue_`, and bulk
+// lines (assistant, user, stream_event) unparsed (ControlListener::on_unparsed), which the consumer
+// parses as it hands them out: glibc takes the allocating thread's arena lock for every
+// cross-thread free, and with the reader allocating while the consumer freed, that lock was
+// contended on most rounds. An invalid bulk line ends the session when the consumer reaches it.
+// The consumer swaps the whole queue into `taken_` and pops without locking; the vectors trade
+// places, so there is no allocation per line. A waiting consumer is woken once per batch
+// (on_batch_end) or every `wake_bytes_`, not per message. At Options::max_queued_message_bytes
+// the reader waits until the consumer has taken half (backpressure down to the CLI's pipe), but
+// never while one of our control requests awaits its answer, nor after close(), and only briefly
+// while we write to the CLI's stdin (a CLI blocked on stdout may not read its stdin).
 #pragma once
 
 #include <atomic>
@@ -89,7 +84,7 @@ class Session {
   void consider_run_end(const Message& message);
   void consider_run_end(MessageType type);
   template <class Write>
-  auto writing(Write&& write);
+  auto writing(std::string_view step, Write&& write);
   bool take_batch();
   void release(std::size_t bytes);
   void wait_for_room(std::unique_lock<std::mutex>& lock);

@@ -2,7 +2,6 @@
 
 #include "messages/frame_writer.hpp"
 #include "messages/leading_type.hpp"
-#include "messages/parse_inbound.hpp"
 
 namespace claude::sdk::control {
 
@@ -53,7 +52,7 @@ void ControlCore::feed_line(InboundLine&& line, TimePoint now) {
       return;
     }
   }
-  ParseResult parsed = detail::parse_inbound(parser_, line);
+  ParseResult parsed = parser_.parse_moving(std::move(line.text));
   if (auto* err = std::get_if<ParseError>(&parsed)) {
     if (line.partial) {
       // A truncated last line (the CLI died mid-write) is not a frame; keep it visible.

@@ -1,20 +1,14 @@
-// ControlCore: the SDK's side of one session's protocol as a pure state machine, shaped like
-// fake-claude's Engine (and Boost.Beast's parsers): it takes what happens and hands back what to
-// do, and does nothing itself.
+// ControlCore: the SDK's side of one session's protocol as a pure state machine (like
+// fake-claude's Engine and Boost.Beast's parsers): in, stdout lines, the stream's end, the time
+// and the user side's calls; out, frames for the CLI's stdin (`next_frame`) and events for the
+// user side (`next_event`).
 //
-// In: stdout lines, the stream's end, the time, and the user side's calls (sections below).
-// Out: frames for the CLI's stdin (`next_frame`) and events for the user side (`next_event`).
-//
-// What it decides (the protocol logic): the pending-request table keyed by request_id
-// (`req_<n>_<salt>`) with each request's deadline; late or unknown answers are dropped; an inbound
-// `control_request` is answered exactly once, and with `unsupported_request` when its subtype has
-// no handler; a repeated inbound id while the first is handled is ignored; an inbound
-// `control_cancel_request` suppresses that request's answer; the end error (ResultError,
-// ProcessError, MessageParseError, ConnectionError) fails every pending request at once.
-//
-// No threads, locks, file descriptors or clocks: one thread at a time calls it (the driver,
-// ControlProtocol, holds a mutex), and time is a parameter, so tests and the fuzz target run it on
-// a virtual clock.
+// What it decides: the pending-request table keyed by request_id (`req_<n>_<salt>`) with
+// deadlines; late or unknown answers are dropped; an inbound `control_request` is answered exactly
+// once (`unsupported_request` when no handler has its subtype), a repeated id while the first is
+// handled is ignored, and a `control_cancel_request` suppresses its answer; the end error fails
+// every pending request at once. No threads, locks or clocks: the driver (ControlProtocol) calls
+// it under a mutex, and time is a parameter, so tests and the fuzz target use a virtual clock.
 //
 // How it fails: never throws for any input line or call order; bad lines become the session's end
 // error (MessageParseError) and later lines are dropped.

@@ -1,6 +1,3 @@
-// The thin threaded driver around ControlCore: it reads the transport, feeds the core under one
-// mutex, writes the frames the core hands back and delivers its events (listener callbacks,
-// handler runs, PendingControl outcomes, cancel tokens). Every protocol decision is the core's.
 #include "control/control_protocol.hpp"
 
 #include <condition_variable>
@@ -49,9 +46,8 @@ struct PendingControl::State {
 namespace {
 
 std::string random_salt() {
-  std::random_device rd;
   char salt[9];
-  std::snprintf(salt, sizeof salt, "%08x", static_cast<unsigned>(rd()));
+  std::snprintf(salt, sizeof salt, "%08x", static_cast<unsigned>(std::random_device()()));
   return salt;
 }
 
@@ -77,12 +73,9 @@ struct ControlProtocol::Engine : std::enable_shared_from_this<ControlProtocol::E
     std::vector<CancelToken> cancels;
   };
 
-  // Threads: one holds the reader role; when it meets an inbound request it runs the handler
-  // itself (a hand-off to another thread costs a cross-CPU wake-up, which is most of a control
-  // round trip), and if the handler is still running kTakeOverAfter later, an idle thread takes
-  // the reader role over (one is started when none is idle), so handlers may block, run
-  // concurrently and wait for answers to our own requests.
-  // Idle threads check with a timed wait while handlers ran recently, and sleep until woken
+  // Threads (the header's threading model): the reader runs a handler itself because a hand-off
+  // costs a cross-CPU wake-up, most of a control round trip (docs/sdk.md "Threading model").
+  // Idle threads poll with a timed wait while handlers ran recently, and sleep until woken
   // otherwise: a wake-up per request would cost the round trip a second CPU.
   static constexpr auto kTakeOverAfter = std::chrono::microseconds(1000);
   static constexpr auto kDeepSleepAfter = std::chrono::milliseconds(100);

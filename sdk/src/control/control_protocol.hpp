@@ -1,30 +1,26 @@
 // ControlProtocol: the control layer of a session (docs/protocol.md §5–§7), above a Transport.
 //
-// What it is: the thin threaded driver around ControlCore (control/control_core.hpp), which makes
-// every protocol decision (routing, request ids and timeouts, answering each inbound request once,
-// cancels, the end error) without threads, locks or clocks. This class reads the transport, feeds
-// the core under one mutex, writes the frames it hands back and delivers its events: messages to
-// the listener in stdout order, inbound requests to the handler registered for their subtype (its
-// return value is the success payload; a throw becomes an error answer with the exception's text,
-// a thrown `ControlError` keeps its `error_code`), cancels to the handler's `CancelToken`, and
-// outcomes to our `PendingControl`s.
+// What it is: the threaded driver around ControlCore (control/control_core.hpp), which makes every
+// protocol decision without threads, locks or clocks. This class reads the transport, feeds the
+// core under one mutex, writes the frames it hands back and delivers its events: messages to the
+// listener in stdout order, inbound requests to the handler for their subtype (its return value
+// is the success payload; a throw becomes an error answer with the exception's text, a thrown
+// `ControlError` keeps its `error_code`), cancels to the handler's `CancelToken`, and outcomes to
+// our `PendingControl`s.
 //
 // Threading model: one engine thread at a time reads and routes lines; at a control request it
 // runs the handler itself (no thread hop on the answer path). If the handler is still running
 // 1 ms later, an idle engine thread takes the reading over (one is started if none is idle), so
-// handlers run concurrently, may answer out of order, may block, and may themselves wait for
-// control requests of ours. The listener's callbacks run on an engine thread, in stdout order;
-// they must not call `stop()`. While `on_message` blocks, nothing is read (a listener may use
-// that for backpressure, if it never blocks while an answer it waits for is still unread).
-// `send_request`, `fail` and `PendingControl::*` are thread-safe. Engine threads
-// block SIGPIPE (a write to a closed pipe or socket from a handler fails with EPIPE instead of
-// killing the process).
+// handlers run concurrently, may answer out of order, may block, and may wait for our own control
+// requests. Listener callbacks run on an engine thread, in stdout order, and must not call
+// `stop()`; while `on_message` blocks nothing is read (backpressure, if it never blocks while an
+// answer it waits for is unread). `send_request`, `fail` and `PendingControl::*` are thread-safe.
+// Engine threads block SIGPIPE (a handler's write to a closed pipe fails with EPIPE).
 //
 // How it fails: as the core decides (a bad line or fail() ends the session with
 // `MessageParseError`; at the end every pending request fails with the end error; an unanswered
 // request with `TimeoutError`); stdout noise goes to `on_noise`.
-// What it costs: the core's (one parse per routed line, one map insert/erase per request); handler
-// threads are kept and reused for the session's life.
+// What it costs: the core's; handler threads are kept and reused for the session's life.
 #pragma once
 
 #include <chrono>
@@ -45,9 +41,8 @@
 
 namespace claude::sdk {
 
-// The success payload a handler returns: a JSON value, or the same already written as JSON text.
-// A handler on the round trip's hot path (can_use_tool) writes its answer as text around values it
-// already holds as text, instead of building a tree only for the frame to dump it again.
+// The success payload a handler returns: a JSON value, or the same already written as JSON text
+// (can_use_tool's hot path writes its answer around values it already holds as text).
 struct ControlPayload {
   ControlPayload(nlohmann::json v) : value(std::move(v)) {}  // NOLINT(google-explicit-constructor)
   // `json_text` must be one complete JSON value; it is written into the frame as it is.
@@ -70,19 +65,15 @@ struct ControlListener {
   std::function<void(std::exception_ptr error, const StreamEnd& end)> on_end;
   // Stdout lines that are not protocol frames (debug output leaking onto stdout).
   std::function<void(std::string_view line)> on_noise;
-  // Called on the reading thread after one or more `on_message` calls, once the reader may stop
-  // for a while: before a `read()` when the transport has no buffered line left
-  // (`Transport::has_buffered_line()`), and before it runs a handler. A listener that defers its
-  // wake-ups while lines keep coming (the session's consumer hand-off) does them here. Optional.
+  // Optional. Called on the reading thread after one or more `on_message` calls, once the reader
+  // may stop for a while (no buffered line left, or before it runs a handler): a listener that
+  // defers its wake-ups while lines keep coming does them here.
   std::function<void()> on_batch_end = nullptr;
   // Optional. When set, a line whose start shows it is an `assistant`, `user` or `stream_event`
-  // message (its first member is `"type"` with one of those as a plain string) is passed here
-  // unparsed, in stdout order with the messages, instead of being parsed and passed to
-  // `on_message`: the listener parses it where its consumer runs, so that the thread which
-  // allocates the message's strings is the one that frees them. Every other line (control
-  // messages above all) is still parsed here. Such a line may turn out not to be a valid message:
-  // the listener reports that with fail(), and until then this engine goes on answering the
-  // control requests that follow it.
+  // message (messages/leading_type.hpp) comes here unparsed, in stdout order, instead of to
+  // `on_message`: the listener parses it on its consumer's thread, which then frees what it
+  // allocated. Other lines (control messages above all) are still parsed here. A listener that
+  // finds such a line invalid reports it with fail().
   std::function<void(InboundLine&& line, std::size_t line_number, MessageType type)> on_unparsed =
       nullptr;
   // Optional. Called on the handler's thread when the last inbound handler running ends

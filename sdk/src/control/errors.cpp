@@ -22,6 +22,13 @@ std::string excerpt(std::string line) {
   return line;
 }
 
+std::string result_text(const ResultMessage& r) {
+  std::string text = "CLI returned an error result (subtype " + r.subtype + ")";
+  if (r.result) text += ": " + *r.result;
+  for (const auto& e : r.errors) text += "\n  " + e;
+  return text;
+}
+
 }  // namespace
 
 std::string ExitStatus::describe() const {
@@ -60,15 +67,6 @@ ProcessError::ProcessError(const std::string& what, ExitStatus status, std::stri
     : SdkError(with_stderr_tail(what + " (" + status.describe() + ")", stderr_tail)),
       status_(status),
       stderr_tail_(std::move(stderr_tail)) {}
-
-namespace {
-std::string result_text(const ResultMessage& r) {
-  std::string text = "CLI returned an error result (subtype " + r.subtype + ")";
-  if (r.result) text += ": " + *r.result;
-  for (const auto& e : r.errors) text += "\n  " + e;
-  return text;
-}
-}  // namespace
 
 ResultError::ResultError(ResultMessage result, ExitStatus status, std::string stderr_tail)
     : ProcessError(result_text(result), status, std::move(stderr_tail)),

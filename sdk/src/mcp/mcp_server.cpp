@@ -1,5 +1,7 @@
 #include "claude/sdk/mcp_server.hpp"
 
+#include "api/json_fields.hpp"
+
 namespace claude::sdk {
 
 using nlohmann::json;
@@ -76,11 +78,8 @@ std::optional<json> McpServer::handle(const json& message) const {
   const json params = message.value("params", json::object());
   json result;
   if (method == "initialize") {
-    std::string version = kDefaultProtocolVersion;
-    if (params.is_object() && params.contains("protocolVersion") &&
-        params["protocolVersion"].is_string())
-      version = params["protocolVersion"].get<std::string>();
-    result = initialize_result(version);
+    result = initialize_result(
+        api::Fields(params).string_or("protocolVersion").value_or(kDefaultProtocolVersion));
   } else if (method == "tools/list") {
     result = tools_list_result();
   } else if (method == "tools/call") {

@@ -7,16 +7,10 @@ namespace {
 
 // JSON allows U+2028/U+2029 raw in strings, but JavaScript line readers break lines there.
 void escape_line_separators(std::string& text) {
-  static constexpr std::string_view kLineSeparator = "\xE2\x80\xA8";
-  static constexpr std::string_view kParagraphSeparator = "\xE2\x80\xA9";
-  std::size_t pos = 0;
-  while ((pos = text.find("\xE2\x80", pos)) != std::string::npos) {
-    const std::string_view at(text.data() + pos, std::min<std::size_t>(3, text.size() - pos));
-    if (at == kLineSeparator) {
-      text.replace(pos, 3, "\\u2028");
-      pos += 6;
-    } else if (at == kParagraphSeparator) {
-      text.replace(pos, 3, "\\u2029");
+  for (std::size_t pos = 0; (pos = text.find("\xE2\x80", pos)) != std::string::npos;) {
+    const char last = pos + 2 < text.size() ? text[pos + 2] : '\0';  // U+2028 is E2 80 A8
+    if (last == '\xA8' || last == '\xA9') {
+      text.replace(pos, 3, last == '\xA8' ? "\\u2028" : "\\u2029");
       pos += 6;
     } else {
       pos += 2;

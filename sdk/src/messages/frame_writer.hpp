@@ -1,12 +1,6 @@
-// Frames an SDK writes to the CLI's stdin (docs/protocol.md §4–§5), one NDJSON line each.
-//
-// What it is: small functions that build each frame and serialise it as exactly one line ending
-// in '\n'. Newlines inside strings are escaped by JSON itself; U+2028 and U+2029 are escaped too,
-// so line readers that treat them as breaks (JavaScript's) cannot split a frame.
-//
-// How it fails: never for valid JSON values; invalid UTF-8 in strings is replaced by U+FFFD
-// rather than throwing.
-//
+// Frames an SDK writes to the CLI's stdin (docs/protocol.md §4–§5), one NDJSON line each, '\n'
+// included. U+2028 and U+2029 are escaped too, so JavaScript line readers cannot split a frame.
+// How it fails: never; invalid UTF-8 in strings becomes U+FFFD instead of throwing.
 // What it costs: one serialisation of the value per frame.
 #pragma once
 

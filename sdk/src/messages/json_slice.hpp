@@ -1,17 +1,13 @@
 // Raw views of the values inside JSON text that simdjson has already validated.
 //
-// Why: `JsonText` members keep a sub-value as text. Re-serialising simdjson DOM elements for them
-// cost a quarter of the parse time on tool results of hundreds of KiB; the same bytes are already
-// on the line. The cursor walks an object's members (or an array's elements) in document order,
-// the order simdjson's DOM iterates them, so the parser pairs each DOM field with its raw slice.
+// Why: `JsonText` members keep a sub-value as text, and re-serialising simdjson DOM elements cost
+// a quarter of the parse time on tool results of hundreds of KiB; the bytes are already on the
+// line. The cursor walks an object's members (or an array's elements) in document order, as the
+// DOM iterates them, stepping over simdjson's stage-1 token offsets rather than bytes, so a
+// string of 200 KiB is one step and no byte is read twice.
 //
-// It walks tokens, not bytes: simdjson's first stage already lists where every token of the line
-// starts (each of `{ } [ ] : ,` and the first byte of every string, number and literal), so a
-// string of 200 KiB is one step, and no byte of the line is read twice.
-//
-// How it fails: it assumes the tokens of valid JSON. On tokens it cannot follow it returns empty
-// slices, never reads outside the text or the token list, and the parser falls back to
-// re-serialising.
+// How it fails: on tokens it cannot follow it returns empty slices (never reading outside the
+// text or the token list), and the parser falls back to re-serialising.
 // What it costs: one step per token of the members passed over or asked for; a value is measured
 // only when its text is asked for or the cursor steps past it.
 #pragma once

@@ -176,16 +176,9 @@ struct FieldPath {
   FieldPath(std::string_view parent_path, std::size_t item, std::string_view member)
       : parent(parent_path), index(item), key(member), indexed(true) {}
   [[nodiscard]] std::string str() const {
-    std::string out(parent);
-    if (indexed) {
-      out += '/';
-      out += std::to_string(index);
-      if (!key.empty()) {
-        out += '/';
-        out += key;
-      }
-    }
-    return out;
+    if (!indexed) return std::string(parent);
+    std::string out = std::string(parent) + '/' + std::to_string(index);
+    return key.empty() ? out : out + '/' + std::string(key);
   }
   std::string_view parent;
   std::size_t index = 0;
@@ -197,19 +190,18 @@ struct FieldPath {
   throw FieldFault{kind, field.str()};
 }
 
-object require_object(const std::optional<element>& value, const FieldPath& field) {
+// The value at `field` as a T (an object, array, string or bool); a fault when absent or not one.
+template <class T>
+T require(const std::optional<element>& value, const FieldPath& field) {
   if (!value) fail(ParseError::Kind::missing_field, field);
-  object obj;
-  if (value->get(obj) != simdjson::SUCCESS) fail(ParseError::Kind::wrong_type, field);
-  return obj;
+  T out{};
+  if (value->get(out) != simdjson::SUCCESS) fail(ParseError::Kind::wrong_type, field);
+  return out;
 }
 
 // String accessors return views into the parser's DOM, valid until the next parse.
 std::string_view require_string(const std::optional<element>& value, const FieldPath& field) {
-  if (!value) fail(ParseError::Kind::missing_field, field);
-  std::string_view text;
-  if (value->get(text) != simdjson::SUCCESS) fail(ParseError::Kind::wrong_type, field);
-  return text;
+  return require<std::string_view>(value, field);
 }
 
 // Absent or null → empty; any other non-string is a wrong type.
@@ -263,13 +255,6 @@ std::int64_t require_integer(const std::optional<element>& value, const FieldPat
   auto number = as_integer(*value);
   if (!number) fail(ParseError::Kind::wrong_type, field);
   return *number;
-}
-
-bool require_bool(const std::optional<element>& value, const FieldPath& field) {
-  if (!value) fail(ParseError::Kind::missing_field, field);
-  bool flag = false;
-  if (value->get(flag) != simdjson::SUCCESS) fail(ParseError::Kind::wrong_type, field);
-  return flag;
 }
 
 JsonText json_text(const element& value, detail::JsonSlice slice) {
@@ -422,17 +407,12 @@ void parse_assistant(object obj, ChildSlices raw, AssistantMessage& msg) {
   msg.session_id = loose_string(f[keys("session_id")]);
   msg.parent_tool_use_id = nullable_string(f[keys("parent_tool_use_id")], "/parent_tool_use_id");
   msg.error = nullable_string(f[keys("error")], "/error");
-  object message = require_object(f[keys("message")], "/message");
+  object message = require<object>(f[keys("message")], "/message");
   static constexpr KeyList message_keys{"id", "model", "content", "stop_reason", "usage"};
   auto m = pick(message, message_keys, f.child(keys("message")));
   msg.message_id = loose_string(m[message_keys("id")]);
   msg.model = require_string(m[message_keys("model")], "/message/model");
-  const auto& content_value = m[message_keys("content")];
-  if (!content_value) fail(ParseError::Kind::missing_field, "/message/content");
-  simdjson::dom::array content;
-  if (content_value->get(content) != simdjson::SUCCESS) {
-    fail(ParseError::Kind::wrong_type, "/message/content");
-  }
+  auto content = require<simdjson::dom::array>(m[message_keys("content")], "/message/content");
   msg.content = parse_blocks(content, "/message/content", m.child(message_keys("content")));
   msg.stop_reason = nullable_string(m[message_keys("stop_reason")], "/message/stop_reason");
   msg.usage = json_text(m, message_keys("usage"));
@@ -448,7 +428,7 @@ void parse_user(object obj, ChildSlices raw, UserMessage& msg) {
   msg.is_replay = loose_bool(f[keys("isReplay")]);
   msg.tool_use_result = json_text(f, keys("tool_use_result"));
   msg.is_synthetic = loose_bool(f[keys("isSynthetic")]);
-  object message = require_object(f[keys("message")], "/message");
+  object message = require<object>(f[keys("message")], "/message");
   static constexpr KeyList message_keys{"content"};
   auto picked_content = pick(message, message_keys, f.child(keys("message")));
   const auto& content = picked_content[message_keys("content")];
@@ -475,7 +455,7 @@ void parse_result(object obj, ChildSlices raw, ResultMessage& msg) {
   auto f = pick(obj, keys, raw);
   msg.uuid = loose_string(f[keys("uuid")]);
   msg.subtype = require_string(f[keys("subtype")], "/subtype");
-  msg.is_error = require_bool(f[keys("is_error")], "/is_error");
+  msg.is_error = require<bool>(f[keys("is_error")], "/is_error");
   msg.duration_ms = require_integer(f[keys("duration_ms")], "/duration_ms");
   msg.duration_api_ms = require_integer(f[keys("duration_api_ms")], "/duration_api_ms");
   msg.num_turns = require_integer(f[keys("num_turns")], "/num_turns");
@@ -483,12 +463,9 @@ void parse_result(object obj, ChildSlices raw, ResultMessage& msg) {
   msg.result = nullable_string(f[keys("result")], "/result");
   msg.errors = error_list(f[keys("errors")], msg.has_errors);
   if (const auto& total = f[keys("total_cost_usd")]; total && !total->is_null()) {
-    double cost = 0;
-    if (total->get(cost) != simdjson::SUCCESS) {
-      auto whole = as_integer(*total);
-      if (!whole) fail(ParseError::Kind::wrong_type, "/total_cost_usd");
-      cost = static_cast<double>(*whole);
-    }
+    double cost = 0;  // simdjson reads integers as doubles too
+    if (total->get(cost) != simdjson::SUCCESS)
+      fail(ParseError::Kind::wrong_type, "/total_cost_usd");
     msg.total_cost_usd = cost;
   }
   msg.stop_reason = nullable_string(f[keys("stop_reason")], "/stop_reason");
@@ -508,7 +485,7 @@ void parse_stream_event(object obj, ChildSlices raw, StreamEvent& msg) {
   msg.uuid = loose_string(f[keys("uuid")]);
   msg.session_id = loose_string(f[keys("session_id")]);
   msg.parent_tool_use_id = nullable_string(f[keys("parent_tool_use_id")], "/parent_tool_use_id");
-  object event = require_object(f[keys("event")], "/event");
+  object event = require<object>(f[keys("event")], "/event");
   msg.event_type = loose_string(last_member(event, "type"));
   msg.event = json_text(f, keys("event"));
 }
@@ -517,7 +494,7 @@ void parse_control_request(object obj, ChildSlices raw, ControlRequest& msg) {
   static constexpr KeyList keys{"request_id", "request"};
   auto f = pick(obj, keys, raw);
   msg.request_id = require_string(f[keys("request_id")], "/request_id");
-  object request = require_object(f[keys("request")], "/request");
+  object request = require<object>(f[keys("request")], "/request");
   static constexpr KeyList request_keys{
       "subtype",      "tool_name",     "input",       "tool_use_id", "permission_suggestions",
       "blocked_path", "agent_id",      "callback_id", "server_name", "message",
@@ -546,7 +523,7 @@ void parse_control_request(object obj, ChildSlices raw, ControlRequest& msg) {
   } else if (msg.subtype == "mcp_message") {
     McpMessageRequest typed;
     typed.server_name = require_string(r[request_keys("server_name")], "/request/server_name");
-    object message = require_object(r[request_keys("message")], "/request/message");
+    object message = require<object>(r[request_keys("message")], "/request/message");
     typed.method = loose_string(last_member(message, "method"));
     typed.message = json_text(r, request_keys("message"));
     msg.typed = std::move(typed);
@@ -563,7 +540,7 @@ void parse_control_response(object obj, ChildSlices raw, ControlResponse& msg) {
   static constexpr KeyList keys{"response", "pending_permission_requests",
                                 "pending_user_dialog_requests", "pending_elicitation_requests"};
   auto f = pick(obj, keys, raw);
-  object response = require_object(f[keys("response")], "/response");
+  object response = require<object>(f[keys("response")], "/response");
   static constexpr KeyList response_keys{"subtype",  "request_id", "requestId",
                                          "response", "error",      "error_code"};
   auto r = pick(response, response_keys, f.child(keys("response")));
@@ -595,7 +572,7 @@ ControlCancelRequest parse_control_cancel(object obj) {
 void parse_rate_limit(object obj, ChildSlices raw, RateLimitEvent& msg) {
   static constexpr KeyList keys{"rate_limit_info"};
   auto f = pick(obj, keys, raw);
-  object info = require_object(f[keys("rate_limit_info")], "/rate_limit_info");
+  object info = require<object>(f[keys("rate_limit_info")], "/rate_limit_info");
   msg.status = loose_string(last_member(info, "status"));
   msg.rate_limit_info = json_text(f, keys("rate_limit_info"));
 }
@@ -669,21 +646,20 @@ MessageParser::MessageParser(MessageParser&&) noexcept = default;
 MessageParser& MessageParser::operator=(MessageParser&&) noexcept = default;
 
 ParseResult MessageParser::parse(std::string_view line) {
-  return parse_line(line, {}, true);
+  return parse_line(line, nullptr, true);
 }
 
 ParseResult MessageParser::parse_moving(std::string&& line) {
-  return parse_line(line, {.owned = &line}, true);
+  return parse_line(line, &line, true);
 }
 
-ParseResult MessageParser::parse_line(std::string_view line, LineStorage storage,
+ParseResult MessageParser::parse_line(std::string_view line, std::string* owned,
                                       bool allow_number_fallback) {
   try {
     element root;
     // A line whose storage has simdjson's padding spare is parsed where it is, not copied first.
     const bool padded =
-        storage.owned != nullptr &&
-        storage.owned->capacity() - storage.owned->size() >= simdjson::SIMDJSON_PADDING;
+        owned != nullptr && owned->capacity() - owned->size() >= simdjson::SIMDJSON_PADDING;
     auto error =
         state_->dom.parse(line.data(), line.size(), /*realloc_if_needed=*/!padded).get(root);
     if (allow_number_fallback &&
@@ -692,7 +668,7 @@ ParseResult MessageParser::parse_line(std::string_view line, LineStorage storage
       // doubles, and type the message from that normalised text. The original line is kept.
       auto value = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
       if (value.is_discarded()) return make_error(ParseError::Kind::not_json, "", "bad number");
-      auto typed = parse_line(value.dump(), {}, false);
+      auto typed = parse_line(value.dump(), nullptr, false);
       if (auto* message = std::get_if<Message>(&typed)) {
         return Message(std::string(line), message->body());
       }
@@ -713,8 +689,7 @@ ParseResult MessageParser::parse_line(std::string_view line, LineStorage storage
                                     stage1.n_structural_indexes};
     MessageBody body = parse_body(type, obj, tokens);
     return ParseResult(std::in_place_type<Message>,
-                       storage.owned != nullptr ? std::move(*storage.owned) : std::string(line),
-                       std::move(body));
+                       owned != nullptr ? std::move(*owned) : std::string(line), std::move(body));
   } catch (const FieldFault& fault) {
     return make_error(fault.kind, fault.field);
   } catch (const std::bad_alloc&) {

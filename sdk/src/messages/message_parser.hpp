@@ -1,17 +1,15 @@
 // MessageParser: one NDJSON line → a typed `Message`, or a typed `ParseError`.
 //
-// What it is: the SDK's reader of CLI output (docs/protocol.md §3–§5). It validates the whole line
-// as JSON (simdjson), requires a JSON object with a string `type`, checks the fields each known
-// type needs (the same ones the official Python SDK requires) and copies the typed fields out.
+// What it is: the SDK's reader of CLI output (docs/protocol.md §3–§5). It validates the line as
+// JSON (simdjson), requires an object with a string `type`, checks the fields each known type
+// needs (those the official Python SDK requires) and copies the typed fields out.
 //
-// How it fails: never by exception (only std::bad_alloc passes through). Every failure is a
-// `ParseError` whose `kind` says what was wrong (`not_json`, `not_object`, `missing_field`,
-// `wrong_type`, `too_deep`) and whose `field` is the JSON Pointer of the offending member. Numbers
-// simdjson cannot hold (integers beyond 64 bits) are still accepted, through a slower nlohmann
-// path, because they are valid JSON.
+// How it fails: never by exception (only std::bad_alloc passes through): a `ParseError` says what
+// was wrong (`kind`) and where (`field`, a JSON Pointer). Integers beyond 64 bits are valid JSON
+// and still accepted, through a slower nlohmann path.
 //
 // What it costs: one simdjson DOM parse per line plus copies of the typed strings; the parser
-// object reuses its buffers, so keep one per thread. Not thread-safe.
+// reuses its buffers, so keep one per thread. Not thread-safe.
 #pragma once
 
 #include <cstddef>
@@ -47,11 +45,8 @@ class MessageParser {
   [[nodiscard]] ParseResult parse_moving(std::string&& line);
 
  private:
-  // Where a parsed line's storage comes from: copied (null) or moved.
-  struct LineStorage {
-    std::string* owned = nullptr;
-  };
-  ParseResult parse_line(std::string_view line, LineStorage storage, bool allow_number_fallback);
+  // `owned`: the line's storage, moved into the Message (null: the line is copied).
+  ParseResult parse_line(std::string_view line, std::string* owned, bool allow_number_fallback);
 
   struct State;
   std::unique_ptr<State> state_;

@@ -25,27 +25,6 @@ std::string number(double value) {
   return out.str();
 }
 
-class Argv {
- public:
-  explicit Argv(std::vector<std::string>& out) : out_(out) {}
-  void flag(const std::string& name) { out_.push_back("--" + name); }
-  void value(const std::string& name, const std::string& v) {
-    // A value beginning with '-' would be taken for a flag by the CLI's parser.
-    if (!v.empty() && v[0] == '-') {
-      out_.push_back("--" + name + "=" + v);
-    } else {
-      out_.push_back("--" + name);
-      out_.push_back(v);
-    }
-  }
-  void joined(const std::string& name, const std::string& v) {
-    out_.push_back("--" + name + "=" + v);
-  }
-
- private:
-  std::vector<std::string>& out_;
-};
-
 }  // namespace
 
 std::vector<std::string> build_argv(const Options& o, const std::string& cli_path) {
@@ -66,58 +45,66 @@ std::vector<std::string> build_argv(const Options& o, const std::string& cli_pat
   for (const char* base :
        {"--output-format", "stream-json", "--verbose", "--input-format", "stream-json"})
     argv.emplace_back(base);
-  Argv a(argv);
+  auto flag = [&](const std::string& name) { argv.push_back("--" + name); };
+  auto joined = [&](const std::string& name, const std::string& v) {
+    argv.push_back("--" + name + "=" + v);
+  };
+  auto value = [&](const std::string& name, const std::string& v) {
+    // A value beginning with '-' would be taken for a flag by the CLI's parser.
+    if (!v.empty() && v[0] == '-') return joined(name, v);
+    flag(name);
+    argv.push_back(v);
+  };
 
   if (const SystemPrompt& sp = o.system_prompt; !o.system_prompt_in_initialize) {
-    if (sp.kind == SystemPrompt::Kind::text) a.value("system-prompt", sp.value);
-    if (sp.kind == SystemPrompt::Kind::file) a.value("system-prompt-file", sp.value);
+    if (sp.kind == SystemPrompt::Kind::text) value("system-prompt", sp.value);
+    if (sp.kind == SystemPrompt::Kind::file) value("system-prompt-file", sp.value);
     if (sp.kind == SystemPrompt::Kind::preset && !sp.append.empty())
-      a.value("append-system-prompt", sp.append);
+      value("append-system-prompt", sp.append);
   }
-  if (o.model) a.value("model", *o.model);
-  if (o.fallback_model) a.value("fallback-model", *o.fallback_model);
-  if (o.permission_mode) a.value("permission-mode", std::string(to_string(*o.permission_mode)));
+  if (o.model) value("model", *o.model);
+  if (o.fallback_model) value("fallback-model", *o.fallback_model);
+  if (o.permission_mode) value("permission-mode", std::string(to_string(*o.permission_mode)));
   if (o.can_use_tool)
-    a.value("permission-prompt-tool", "stdio");
+    value("permission-prompt-tool", "stdio");
   else if (o.permission_prompt_tool)
-    a.value("permission-prompt-tool", *o.permission_prompt_tool);
-  if (o.max_turns) a.value("max-turns", std::to_string(*o.max_turns));
-  if (o.max_budget_usd) a.value("max-budget-usd", number(*o.max_budget_usd));
-  if (!o.allowed_tools.empty()) a.value("allowedTools", join(o.allowed_tools));
-  if (!o.disallowed_tools.empty()) a.value("disallowedTools", join(o.disallowed_tools));
-  if (o.tools) a.value("tools", join(*o.tools));
+    value("permission-prompt-tool", *o.permission_prompt_tool);
+  if (o.max_turns) value("max-turns", std::to_string(*o.max_turns));
+  if (o.max_budget_usd) value("max-budget-usd", number(*o.max_budget_usd));
+  if (!o.allowed_tools.empty()) value("allowedTools", join(o.allowed_tools));
+  if (!o.disallowed_tools.empty()) value("disallowedTools", join(o.disallowed_tools));
+  if (o.tools) value("tools", join(*o.tools));
 
   nlohmann::json servers = o.mcp_servers.is_object() ? o.mcp_servers : nlohmann::json::object();
   if (o.sdk_mcp_style == SdkMcpStyle::mcp_config)
     for (const auto& server : o.sdk_mcp_servers)
       servers[server->name()] = {{"type", "sdk"}, {"name", server->name()}};
   if (o.mcp_config)
-    a.value("mcp-config", *o.mcp_config);
+    value("mcp-config", *o.mcp_config);
   else if (!servers.empty())
-    a.value("mcp-config", nlohmann::json{{"mcpServers", servers}}.dump());
-  if (o.strict_mcp_config) a.flag("strict-mcp-config");
-  if (o.include_partial_messages) a.flag("include-partial-messages");
-  if (o.continue_conversation) a.flag("continue");
-  if (o.resume) a.joined("resume", *o.resume);
-  if (o.session_id) a.joined("session-id", *o.session_id);
-  if (o.fork_session) a.flag("fork-session");
-  for (const auto& dir : o.add_dirs) a.value("add-dir", dir);
-  if (o.settings) a.value("settings", *o.settings);
-  if (o.setting_sources) a.joined("setting-sources", join(*o.setting_sources));
-  if (o.effort) a.value("effort", *o.effort);
+    value("mcp-config", nlohmann::json{{"mcpServers", servers}}.dump());
+  if (o.strict_mcp_config) flag("strict-mcp-config");
+  if (o.include_partial_messages) flag("include-partial-messages");
+  if (o.continue_conversation) flag("continue");
+  if (o.resume) joined("resume", *o.resume);
+  if (o.session_id) joined("session-id", *o.session_id);
+  if (o.fork_session) flag("fork-session");
+  for (const auto& dir : o.add_dirs) value("add-dir", dir);
+  if (o.settings) value("settings", *o.settings);
+  if (o.setting_sources) joined("setting-sources", join(*o.setting_sources));
+  if (o.effort) value("effort", *o.effort);
   // An enabled budget of 0 tokens means the CLI's own (adaptive) choice.
   if (o.thinking && o.thinking->kind == ThinkingConfig::Kind::enabled &&
       o.thinking->budget_tokens > 0)
-    a.value("max-thinking-tokens", std::to_string(o.thinking->budget_tokens));
+    value("max-thinking-tokens", std::to_string(o.thinking->budget_tokens));
   else if (o.thinking)
-    a.value("thinking",
-            o.thinking->kind == ThinkingConfig::Kind::disabled ? "disabled" : "adaptive");
-  if (!o.betas.empty()) a.value("betas", join(o.betas));
-  for (const auto& [name, value] : o.extra_args) {
-    if (value)
-      a.value(name, *value);
+    value("thinking", o.thinking->kind == ThinkingConfig::Kind::disabled ? "disabled" : "adaptive");
+  if (!o.betas.empty()) value("betas", join(o.betas));
+  for (const auto& [name, arg] : o.extra_args) {
+    if (arg)
+      value(name, *arg);
     else
-      a.flag(name);
+      flag(name);
   }
   return argv;
 }

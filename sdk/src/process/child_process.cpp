@@ -2,13 +2,13 @@
 
 #include <poll.h>
 #include <signal.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <thread>
 
 #include "claude/base/subprocess.hpp"
@@ -21,11 +21,8 @@ ChildProcess::~ChildProcess() {
 void ChildProcess::spawn(const std::vector<std::string>& argv, const std::vector<std::string>& env,
                          const std::string& cwd, bool own_process_group, const ChildPipes& pipes) {
   if (argv.empty()) throw ConnectionError("failed to start the CLI: empty argv");
-  if (!cwd.empty()) {
-    struct stat info {};
-    if (::stat(cwd.c_str(), &info) != 0 || !S_ISDIR(info.st_mode))
-      throw ConnectionError("failed to start the CLI: working directory does not exist: " + cwd);
-  }
+  if (std::error_code ignored; !cwd.empty() && !std::filesystem::is_directory(cwd, ignored))
+    throw ConnectionError("failed to start the CLI: working directory does not exist: " + cwd);
   // The host may ignore or block signals (SIGPIPE commonly); the CLI must start with defaults.
   // glibc's posix_spawn reports exec failures (ENOENT, EACCES, ENOEXEC) as its return value.
   const base::Spawned child = base::spawn(

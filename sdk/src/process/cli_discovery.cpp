@@ -1,27 +1,21 @@
 #include "process/cli_discovery.hpp"
 
-#include <sys/stat.h>
-#include <unistd.h>
-
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
 #include <mutex>
+#include <stop_token>
 #include <thread>
 #include <vector>
 
+#include "claude/base/subprocess.hpp"
 #include "claude/sdk/errors.hpp"
 #include "process/argv_builder.hpp"
 #include "process/subprocess_transport.hpp"
 
 namespace claude::sdk {
 namespace {
-
-bool executable_file(const std::string& path) {
-  struct stat info {};
-  return ::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode) &&
-         ::access(path.c_str(), X_OK) == 0;
-}
 
 std::string getenv_or_empty(const char* name) {
   const char* v = std::getenv(name);
@@ -41,12 +35,12 @@ std::optional<std::string> ask_login_shell(const std::string& shell) {
     return std::nullopt;
   }
   t.end_input();
-  std::mutex m;
-  std::condition_variable cv;
-  bool done = false;
-  std::thread watchdog([&] {
+  std::jthread watchdog([&t](const std::stop_token& stop) {
+    std::mutex m;
+    std::condition_variable_any cv;
     std::unique_lock lock(m);
-    if (!cv.wait_for(lock, std::chrono::seconds(5), [&] { return done; })) t.close();
+    cv.wait_for(lock, stop, std::chrono::seconds(5), [] { return false; });
+    if (!stop.stop_requested()) t.close();
   });
   std::optional<std::string> found;
   for (;;) {
@@ -56,11 +50,7 @@ std::optional<std::string> ask_login_shell(const std::string& shell) {
     // Login shells may print banners; the answer is the line that is an absolute path.
     if (!line->text.empty() && line->text[0] == '/') found = line->text;
   }
-  {
-    std::lock_guard lock(m);
-    done = true;
-  }
-  cv.notify_all();
+  watchdog.request_stop();
   watchdog.join();
   t.close();
   return found;
@@ -76,30 +66,22 @@ std::string find_cli(const std::string& cli_path, bool search_login_shell,
                      const DiscoveryEnvironment& env) {
   std::vector<std::string> searched;
   if (!cli_path.empty()) {
-    if (executable_file(cli_path)) return cli_path;
+    if (base::is_executable_file(cli_path)) return cli_path;
     throw CLINotFoundError({"Options::cli_path " + cli_path + " (missing or not executable)"});
   }
-  std::size_t start = 0;
-  while (start <= env.path.size()) {
-    std::size_t end = env.path.find(':', start);
-    if (end == std::string::npos) end = env.path.size();
-    std::string dir = env.path.substr(start, end - start);
-    if (dir.empty()) dir = ".";
-    std::string candidate = dir + "/claude";
-    if (executable_file(candidate)) return candidate;
+  for (std::size_t start = 0, end = 0; start <= env.path.size(); start = end + 1) {
+    end = std::min(env.path.find(':', start), env.path.size());
+    const std::string dir = env.path.substr(start, end - start);
+    std::string candidate = (dir.empty() ? "." : dir) + "/claude";
+    if (base::is_executable_file(candidate)) return candidate;
     searched.push_back("PATH entry " + candidate);
-    start = end + 1;
   }
-  std::vector<std::string> known;
-  if (!env.home.empty()) known.push_back(env.home + "/.npm-global/bin/claude");
-  known.emplace_back("/usr/local/bin/claude");
-  if (!env.home.empty()) {
-    for (const char* rel : {"/.local/bin/claude", "/node_modules/.bin/claude", "/.yarn/bin/claude",
-                            "/.claude/local/claude"})
-      known.push_back(env.home + rel);
-  }
-  for (const auto& candidate : known) {
-    if (executable_file(candidate)) return candidate;
+  for (std::string candidate :
+       {"~/.npm-global/bin/claude", "/usr/local/bin/claude", "~/.local/bin/claude",
+        "~/node_modules/.bin/claude", "~/.yarn/bin/claude", "~/.claude/local/claude"}) {
+    if (candidate[0] == '~' && env.home.empty()) continue;
+    if (candidate[0] == '~') candidate.replace(0, 1, env.home);
+    if (base::is_executable_file(candidate)) return candidate;
     searched.push_back("known location " + candidate);
   }
   if (search_login_shell) {
@@ -107,7 +89,7 @@ std::string find_cli(const std::string& cli_path, bool search_login_shell,
       searched.emplace_back("login shell (skipped: $SHELL is not set)");
     } else {
       auto found = ask_login_shell(env.shell);
-      if (found && executable_file(*found)) return *found;
+      if (found && base::is_executable_file(*found)) return *found;
       searched.push_back("login shell " + env.shell + " -l -c 'command -v claude'" +
                          (found ? " (answered " + *found + ", not executable)" : ""));
     }

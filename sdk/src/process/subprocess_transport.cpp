@@ -247,11 +247,8 @@ SubprocessTransport::SubprocessTransport(ProcessLaunch launch, SubprocessOptions
 SubprocessTransport::~SubprocessTransport() {
   close();
   auto& s = *state_;
-  close_fd(s.stdout_fd);
-  close_fd(s.stderr_fd);
-  close_fd(s.wake_read);
-  close_fd(s.wake_write);
-  close_fd(s.stdout_epoll);
+  for (int* fd : {&s.stdout_fd, &s.stderr_fd, &s.wake_read, &s.wake_write, &s.stdout_epoll})
+    close_fd(*fd);
 }
 
 void SubprocessTransport::connect() {

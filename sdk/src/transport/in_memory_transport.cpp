@@ -1,5 +1,7 @@
 #include "transport/in_memory_transport.hpp"
 
+#include <csignal>
+
 namespace claude::sdk {
 
 void InMemoryTransport::connect() {
@@ -52,12 +54,7 @@ void InMemoryTransport::close() {
   {
     std::lock_guard lock(mutex_);
     input_open_ = false;
-    if (!end_) {
-      StreamEnd e;
-      e.status.ended_by_host = true;
-      e.status.term_signal = 15;
-      end_ = e;
-    }
+    if (!end_) end_ = StreamEnd{ExitStatus{std::nullopt, SIGTERM, true}, "", ""};
   }
   cv_.notify_all();
 }
@@ -65,14 +62,6 @@ void InMemoryTransport::close() {
 bool InMemoryTransport::input_open() const {
   std::lock_guard lock(mutex_);
   return input_open_;
-}
-
-void InMemoryTransport::push_line(std::string line) {
-  {
-    std::lock_guard lock(mutex_);
-    to_sdk_.push_back(std::move(line));
-  }
-  cv_.notify_all();
 }
 
 void InMemoryTransport::push_lines(std::vector<std::string> lines) {
@@ -101,9 +90,8 @@ std::optional<std::string> InMemoryTransport::next_written(std::chrono::millisec
 
 std::optional<nlohmann::json> InMemoryTransport::next_written_json(
     std::chrono::milliseconds timeout) {
-  auto frame = next_written(timeout);
-  if (!frame) return std::nullopt;
-  return nlohmann::json::parse(*frame);
+  if (auto frame = next_written(timeout)) return nlohmann::json::parse(*frame);
+  return std::nullopt;
 }
 
 bool InMemoryTransport::wait_input_ended(std::chrono::milliseconds timeout) {

@@ -1,16 +1,12 @@
-// InMemoryTransport: a Transport whose other end is the test itself.
+// InMemoryTransport: a Transport whose other end is the test itself, so the control protocol,
+// query() and Client run in unit tests without a process. The test plays the CLI: `push_line`
+// makes a line appear on the SDK's stdout, `next_written` returns the frames the SDK wrote,
+// `finish` ends the stream; a `responder` can answer frames as they are written (on the writer's
+// thread).
 //
-// What it is: the fake of the process layer, so the control protocol, query() and Client run in
-// unit tests without a process. The test plays the CLI: `push_line` makes a line appear on the
-// SDK's stdout, `next_written` returns the frames the SDK wrote, `finish` ends the stream with an
-// exit status. A `responder` can answer frames as they are written (on the writer's thread).
-//
-// How it fails: `connect()` throws `ConnectionError` when built with `fail_connect`; `write()`
-// throws `ConnectionError` after `end_input()`/`close()`.
-// `next_written` returns nullopt on timeout.
-//
-// Threading: every member is thread-safe; `read()` blocks on a condition variable.
-// What it costs: one mutex and one string copy per line each way.
+// How it fails: `connect()` throws `ConnectionError` when built with `fail_connect`, `write()`
+// after `end_input()`/`close()`; `next_written` returns nullopt on timeout.
+// Threading: every member is thread-safe. What it costs: one mutex and one copy per line.
 #pragma once
 
 #include <chrono>
@@ -47,7 +43,7 @@ class InMemoryTransport final : public Transport {
   [[nodiscard]] bool input_open() const override;
 
   // The CLI's side.
-  void push_line(std::string line);
+  void push_line(std::string line) { push_lines({std::move(line)}); }
   void push_json(const nlohmann::json& value) { push_line(value.dump()); }
   // Several lines at once, as one chunk of a pipe: the reader sees them all buffered.
   void push_lines(std::vector<std::string> lines);

@@ -16,11 +16,10 @@
 // (with the payload as sent in `raw`). `disconnect()` (also run by the destructor) closes stdin,
 // waits the grace period, then SIGTERM, then SIGKILL, and reaps the process.
 //
-// Threading model: callbacks from Options (can_use_tool, hooks, MCP tools) run on the engine's
-// threads, concurrently with each other and with the host's threads; they may block (the engine
-// starts another reader) and should watch their CancelToken. `receive_*` are for one consumer
-// thread. Control calls, `query` and `send_control_request` are thread-safe. `on_stderr` runs on
-// the transport's stderr thread.
+// Threading model: callbacks from Options (can_use_tool, hooks, MCP tools) run concurrently on
+// the engine's threads; they may block and should watch their CancelToken. `receive_*` are for
+// one consumer thread; control calls and `query` are thread-safe. `on_stderr` runs on the
+// transport's stderr thread.
 //
 // How it fails: `connect()` throws CLINotFoundError, ConnectionError, std::invalid_argument
 // (contradictory options), ControlError or TimeoutError (initialize). `receive_*` throw the
@@ -33,13 +32,8 @@
 // running at the same time, plus the reader), and the queue of unread messages.
 //
 // Memory: the reader reads ahead of the consumer by at most `Options::max_queued_message_bytes`
-// of lines (2 MiB by default); then it stops reading until `receive_*` has taken half of them,
-// so the CLI's stdout pipe fills and the CLI waits. A consumer that stops calling `receive_*`
-// therefore stalls the CLI; `disconnect()` and the destructor always end it. While one of our
-// control requests awaits its answer (from any thread: `interrupt()` from the consumer thread
-// included) the reader does not stop, since the answer is behind the queued lines; nor while
-// `query`/`send_message`/a control call is writing (a CLI blocked on its stdout may not read its
-// stdin). The queue may then exceed the cap by what the CLI sends meanwhile.
+// (see there); a consumer that stops calling `receive_*` therefore stalls the CLI, and
+// `disconnect()` and the destructor always end it.
 #pragma once
 
 #include <chrono>

@@ -8,27 +8,20 @@
 //     std::cerr << e.what() << "\n" << e.stderr_tail();
 //   }
 //
-// What it is: a small hierarchy under `SdkError` (itself a std::runtime_error). Every error says
-// where it happened in its message: the step (connect, initialize, a control subtype), the
-// request_id when there is one, the exit code and the tail of the CLI's stderr when the process
-// is involved.
+// What it is: a small hierarchy under `SdkError` (a std::runtime_error). Each message says where
+// it happened: the step (connect, initialize, a control subtype), the request_id when there is
+// one, and the exit code and stderr tail (`with_stderr_tail`) when the process is involved.
 //
 //   CLINotFoundError   no executable found; `searched()` lists every place that was looked at
 //   ConnectionError    the CLI could not be started or written to (bad cwd, exec failure, EPIPE),
-//                      or its stream ended before it answered; carries the stderr tail when the
-//                      CLI ran
-//   ProcessError       the CLI ended badly: non-zero exit or a signal; carries the stderr tail
-//
-// Both put the tail in their message the same way (`with_stderr_tail`): the last
-// kStderrTailMessageLines lines and at most kStderrTailMessageBytes bytes, after "stderr tail:".
+//                      or its stream ended before it answered
+//   ProcessError       the CLI ended badly: non-zero exit or a signal
 //   ResultError        a ProcessError whose last `result` was an error; carries that result
 //   ControlError       the peer answered a control request with an error (`error_code` kept)
 //   TimeoutError       a configured timeout fired (initialize, a control request, inactivity)
 //   CancelledError     the host withdrew its own control request before the answer came
-//   MessageParseError  a stdout line that cannot be a protocol frame (bad JSON, oversized)
-//
-// `MessageParseError` wraps a `ParseError` value: what the message parser found wrong with a line
-// (the plain name `ParseError` is that value type).
+//   MessageParseError  a stdout line that cannot be a protocol frame; wraps the parser's
+//                      `ParseError` value (bad JSON, oversized)
 //
 // How it fails: constructing an error never throws except std::bad_alloc.
 // What it costs: one formatted string per error.

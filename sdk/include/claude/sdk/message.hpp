@@ -6,20 +6,15 @@
 //   if (message.type() == claude::sdk::MessageType::unknown)
 //     std::cerr << "new message type " << message.type_name() << ": " << message.line() << "\n";
 //
-// What it is: one `Message` per NDJSON line the CLI writes (and, for tests, per line an SDK
-// writes). Each message keeps its original line byte for byte; typed fields are copied out of it
-// for the members code reads most, and the whole JSON value is available as an `nlohmann::json`
-// built on first use. JSON sub-values that are free-form (tool input, usage, hook input …) are
-// kept as `JsonText`: their compact text, parsed on demand.
+// What it is: one `Message` per NDJSON line the CLI writes, keeping the line byte for byte, with
+// the members code reads most copied out as typed fields and the whole value as `json()`.
+// Free-form sub-values (tool input, usage, hook input …) are `JsonText`: compact text, parsed on
+// demand. An unknown `type`, subtype or content block type is kept as is (kind `unknown`), never
+// an error; key order never matters.
 //
-// Unknown is normal: an unknown `type`, system subtype, content block type or control subtype is
-// kept as is (kind `unknown`/`other`), never an error. Key order never matters.
-//
-// How it fails: building a `Message` is the parser's job (message_parser.hpp); a `Message` itself
-// never fails. `json()` parses the kept line, which the parser already validated.
-//
-// What it costs: a message owns its line plus copies of its typed strings. `json()` costs one
-// nlohmann parse the first time; it is cached and is not thread-safe on first call.
+// How it fails: a `Message` never fails (the parser, message_parser.hpp, validated its line).
+// What it costs: its line plus copies of its typed strings; `json()` is one nlohmann parse, cached
+// on first use (which is not thread-safe).
 #pragma once
 
 #include <cstddef>
