@@ -76,11 +76,6 @@ claude.
 
 using base::is_executable_file;
 
-bool same_file(const fs::path& a, const fs::path& b) {
-  std::error_code ec;
-  return fs::equivalent(a, b, ec) && !ec;
-}
-
 // --real-cli, else CLAUDE_TEE_REAL_CLI, else the first `claude` on PATH that is not claude-tee.
 std::optional<fs::path> resolve_real_cli(const fs::path& given, const fs::path& tee,
                                          std::string& why) {
@@ -96,7 +91,8 @@ std::optional<fs::path> resolve_real_cli(const fs::path& given, const fs::path& 
   std::stringstream dirs(path != nullptr ? path : "");
   for (std::string dir; std::getline(dirs, dir, ':');) {
     const fs::path candidate = fs::path(dir.empty() ? "." : dir) / "claude";
-    if (is_executable_file(candidate) && !same_file(candidate, tee)) {
+    std::error_code ec;
+    if (is_executable_file(candidate) && !fs::equivalent(candidate, tee, ec)) {
       return fs::absolute(candidate);
     }
   }
