@@ -294,17 +294,14 @@ class DriverRun {
     triggers_.abandon_all();
     const bool settled = wait_for_calls(kSettle);
     finish_watchdog(watchdog);
-    if (timed_out_) {
-      for (auto& t : workers_) t.join();
-      client_.reset();
-      return 3;
+    if (!timed_out_) {
+      log_.write({{"obs", "end"}, {"ok", ok}});
+      // A control call still blocked inside the SDK cannot be joined; leave without it.
+      if (!settled) exit_now(0);
     }
-    log_.write({{"obs", "end"}, {"ok", ok}});
-    // A control call still blocked inside the SDK cannot be joined; leave without it.
-    if (!settled) exit_now(0);
     for (auto& t : workers_) t.join();
     client_.reset();
-    return 0;
+    return timed_out_ ? 3 : 0;
   }
 
  private:
@@ -323,16 +320,9 @@ class DriverRun {
       }
       json seen = {{"tool", r.tool_name}, {"input", r.input}, {"tool_use_id", r.tool_use_id}};
       if (!r.permission_suggestions.is_null()) seen["suggestions"] = r.permission_suggestions;
-      if ((rule && rule->delay_ms > 0 &&
-           cancel.wait_for(std::chrono::milliseconds(rule->delay_ms))) ||
-          cancel.cancelled()) {
-        aborted("can_use_tool", seen);
+      if (cancelled_during(rule ? rule->delay_ms : 0, cancel, "can_use_tool", seen))
         return sdk::PermissionDecision::denied("cancelled");
-      }
-      if (rule && rule->throw_text) {
-        observe("can_use_tool", seen, "threw", *rule->throw_text);
-        throw std::runtime_error(*rule->throw_text);
-      }
+      if (rule) throw_if_given("can_use_tool", seen, rule->throw_text);
       if (rule == nullptr) {
         const std::string why = "driver: no can_use_tool rule matches tool '" + r.tool_name + "'";
         observe("can_use_tool", seen, "returned", {{"behavior", "deny"}, {"message", why}});
@@ -363,15 +353,8 @@ class DriverRun {
                    {"input", input.raw},
                    {"tool_use_id", input.tool_use_id ? json(*input.tool_use_id) : json()}};
       if (hook.matcher) seen["matcher"] = *hook.matcher;
-      if ((hook.delay_ms > 0 && cancel.wait_for(std::chrono::milliseconds(hook.delay_ms))) ||
-          cancel.cancelled()) {
-        aborted("hook", seen);
-        return {};
-      }
-      if (hook.throw_text) {
-        observe("hook", seen, "threw", *hook.throw_text);
-        throw std::runtime_error(*hook.throw_text);
-      }
+      if (cancelled_during(hook.delay_ms, cancel, "hook", seen)) return {};
+      throw_if_given("hook", seen, hook.throw_text);
       observe("hook", seen, "returned", hook.returns);
       sdk::HookOutput output;
       output.extra = hook.returns;
@@ -392,10 +375,7 @@ class DriverRun {
         // McpTool::run gets no cancel token, so a delay cannot be cut short here.
         if (tool.delay_ms > 0)
           std::this_thread::sleep_for(std::chrono::milliseconds(tool.delay_ms));
-        if (tool.throw_text) {
-          observe("mcp_tool", seen, "threw", *tool.throw_text);
-          throw std::runtime_error(*tool.throw_text);
-        }
+        throw_if_given("mcp_tool", seen, tool.throw_text);
         observe("mcp_tool", seen, "returned", tool.returns);
         sdk::McpToolResult result;
         result.content = tool.returns.value("content", json::array());
@@ -413,10 +393,24 @@ class DriverRun {
     log_.write(std::move(seen));
   }
 
-  void aborted(const char* callback, json seen) {
-    seen["obs"] = "callback_aborted";
-    seen["callback"] = callback;
-    log_.write(std::move(seen));
+  // Waits out a callback's delay; true, with the abort observed, when the SDK cancelled it.
+  bool cancelled_during(int delay_ms, const sdk::CancelToken& cancel, const char* callback,
+                        const json& seen) {
+    if (!(delay_ms > 0 && cancel.wait_for(std::chrono::milliseconds(delay_ms))) &&
+        !cancel.cancelled())
+      return false;
+    json entry = seen;
+    entry["obs"] = "callback_aborted";
+    entry["callback"] = callback;
+    log_.write(std::move(entry));
+    return true;
+  }
+
+  // Observes and throws the error the spec tells a callback to raise, if any.
+  void throw_if_given(const char* kind, const json& seen, const std::optional<std::string>& text) {
+    if (!text) return;
+    observe(kind, seen, "threw", *text);
+    throw std::runtime_error(*text);
   }
 
   // --- sessions ---
@@ -510,11 +504,7 @@ class DriverRun {
   }
 
   json control_result(const ControlCall& call) {
-    const json& a = call.args;
-    auto arg = [&](const char* key) -> json {
-      auto it = a.find(key);
-      return it == a.end() ? json() : *it;
-    };
+    auto arg = [&](const char* key) { return call.args.value(key, json()); };
     sdk::Client& c = *client_;
     const std::string& n = call.call;
     // Observations are the answers' payloads as sent (`raw`), as every driver reports them.

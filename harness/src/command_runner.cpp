@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <sstream>
 
 #include "claude/base/subprocess.hpp"
 
@@ -16,6 +17,7 @@ namespace claude::harness {
 namespace {
 
 volatile sig_atomic_t g_relay_target = 0;
+constexpr int kRelayed[] = {SIGINT, SIGTERM, SIGHUP};
 
 void pass_on(int sig) {
   if (g_relay_target > 0) ::kill(static_cast<pid_t>(g_relay_target), sig);
@@ -27,16 +29,13 @@ std::string lookup_in_path(const std::string& program, const std::vector<std::st
   for (const auto& e : env) {
     if (e.rfind("PATH=", 0) == 0) path = e.substr(5);
   }
-  std::size_t start = 0;
-  while (start <= path.size()) {
-    const auto colon = path.find(':', start);
-    const std::string dir = path.substr(start, colon == std::string::npos ? colon : colon - start);
+  // The ':' appended keeps a trailing empty entry (the current directory) that getline would drop.
+  std::istringstream dirs(path + ":");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
     const auto candidate = std::filesystem::path(dir.empty() ? "." : dir) / program;
     if (::access(candidate.c_str(), X_OK) == 0 && !std::filesystem::is_directory(candidate)) {
       return candidate.string();
     }
-    if (colon == std::string::npos) break;
-    start = colon + 1;
   }
   return {};
 }
@@ -70,16 +69,12 @@ SignalRelay::SignalRelay(pid_t child) {
   g_relay_target = child;
   struct sigaction sa {};
   sa.sa_handler = pass_on;
-  ::sigaction(SIGINT, &sa, &old_int_);
-  ::sigaction(SIGTERM, &sa, &old_term_);
-  ::sigaction(SIGHUP, &sa, &old_hup_);
+  for (std::size_t i = 0; i < std::size(kRelayed); ++i) ::sigaction(kRelayed[i], &sa, &old_[i]);
 }
 
 SignalRelay::~SignalRelay() {
   g_relay_target = 0;
-  ::sigaction(SIGINT, &old_int_, nullptr);
-  ::sigaction(SIGTERM, &old_term_, nullptr);
-  ::sigaction(SIGHUP, &old_hup_, nullptr);
+  for (std::size_t i = 0; i < std::size(kRelayed); ++i) ::sigaction(kRelayed[i], &old_[i], nullptr);
 }
 
 CommandResult run_command(const std::vector<std::string>& command,

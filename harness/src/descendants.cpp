@@ -11,6 +11,7 @@
 #include <string>
 #include <thread>
 #include <unordered_map>
+#include <vector>
 
 #include "claude/base/subprocess.hpp"
 
@@ -19,6 +20,11 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr std::chrono::milliseconds kScanInterval{20};
+// How long descendants may run on after CMD exited before they are ended.
+constexpr std::chrono::milliseconds kGrace{2000};
+// Up to this long in all while one that `awaited` names is still running.
+constexpr std::chrono::milliseconds kAwaitedLimit{15000};
+constexpr std::chrono::milliseconds kTermWait{1000};  // between SIGTERM and SIGKILL
 // SIGKILL cannot be refused; this only bounds a process stuck in the kernel.
 constexpr std::chrono::milliseconds kKillWait{5000};
 
@@ -37,12 +43,7 @@ std::unordered_multimap<pid_t, pid_t> children_by_parent() {
   return children;
 }
 
-}  // namespace
-
-bool adopt_orphans() {
-  return ::prctl(PR_SET_CHILD_SUBREAPER, 1L, 0L, 0L, 0L) == 0;
-}
-
+// Processes below this one (not this one), running or stopped; exited children are reaped first.
 std::vector<pid_t> living_descendants() {
   reap_exited_children();
   const auto children = children_by_parent();
@@ -60,6 +61,12 @@ std::vector<pid_t> living_descendants() {
   return found;
 }
 
+}  // namespace
+
+bool adopt_orphans() {
+  return ::prctl(PR_SET_CHILD_SUBREAPER, 1L, 0L, 0L, 0L) == 0;
+}
+
 bool runs_executable(pid_t pid, const std::filesystem::path& executable) {
   std::error_code ec;
   const auto exe = std::filesystem::read_symlink("/proc/" + std::to_string(pid) + "/exe", ec);
@@ -68,40 +75,29 @@ bool runs_executable(pid_t pid, const std::filesystem::path& executable) {
   return exe == (ec ? executable : target);
 }
 
-SettleResult settle_descendants(const SettleTimes& times,
-                                const std::function<bool(pid_t)>& awaited) {
-  SettleResult result;
+void settle_descendants(const std::function<bool(pid_t)>& awaited) {
   const auto start = Clock::now();
   while (true) {
     const auto running = living_descendants();
-    if (running.empty()) return result;
+    if (running.empty()) return;
     const auto elapsed = Clock::now() - start;
     const bool waiting_for_one = awaited && std::any_of(running.begin(), running.end(), awaited);
-    if (elapsed >= times.grace && (!waiting_for_one || elapsed >= times.awaited_limit)) break;
+    if (elapsed >= kGrace && (!waiting_for_one || elapsed >= kAwaitedLimit)) break;
     std::this_thread::sleep_for(kScanInterval);
   }
-  std::set<pid_t> sent_term;
-  const auto term_until = Clock::now() + times.term_wait;
-  while (Clock::now() < term_until) {
-    const auto running = living_descendants();
-    if (running.empty()) return result;
-    for (const pid_t pid : running) {
-      if (sent_term.insert(pid).second && ::kill(pid, SIGTERM) == 0) ++result.terminated;
+  // SIGTERM once to each, then SIGKILL to whatever is left, at every scan.
+  for (const auto& [sig, wait] : {std::pair{SIGTERM, kTermWait}, {SIGKILL, kKillWait}}) {
+    std::set<pid_t> sent;
+    const auto until = Clock::now() + wait;
+    while (Clock::now() < until) {
+      const auto running = living_descendants();
+      if (running.empty()) return;
+      for (const pid_t pid : running) {
+        if (sent.insert(pid).second || sig == SIGKILL) ::kill(pid, sig);
+      }
+      std::this_thread::sleep_for(kScanInterval);
     }
-    std::this_thread::sleep_for(kScanInterval);
   }
-  std::set<pid_t> sent_kill;
-  const auto kill_until = Clock::now() + kKillWait;
-  while (Clock::now() < kill_until) {
-    const auto running = living_descendants();
-    if (running.empty()) return result;
-    for (const pid_t pid : running) {
-      ::kill(pid, SIGKILL);
-      if (sent_kill.insert(pid).second) ++result.killed;
-    }
-    std::this_thread::sleep_for(kScanInterval);
-  }
-  return result;
 }
 
 }  // namespace claude::harness

@@ -311,12 +311,12 @@ void compare_options(const emulator::CliOptionTable& base,
   std::sort(report.options_changed.begin(), report.options_changed.end(), by_name);
 }
 
-}  // namespace
-
+// "cli_to_sdk" / "sdk_to_cli" (the JSON report's spelling).
 std::string_view direction_name(Direction direction) {
   return direction == Direction::cli_to_sdk ? "cli_to_sdk" : "sdk_to_cli";
 }
 
+// Reduces a loaded recording to what a drift report compares.
 SessionShape session_shape(const emulator::Scenario& recording, std::string name,
                            std::optional<std::string> header_cli_version) {
   SessionShape shape;
@@ -353,6 +353,8 @@ SessionShape session_shape(const emulator::Scenario& recording, std::string name
   if (!shape.cli_version) shape.cli_version = std::move(header_cli_version);
   return shape;
 }
+
+}  // namespace
 
 SetLoadResult load_recorded_set(const fs::path& dir) {
   SetLoadResult result;
@@ -585,15 +587,14 @@ std::string to_markdown(const DriftReport& r) {
           "an option added is one the candidate CLI accepts and the base CLI rejects as "
           "unknown.\n\n"
        << "| change | option | base | candidate |\n|---|---|---|---|\n";
-    for (const auto& o : r.options_added) {
-      md << "| added | " << code(o.name) << " | | " << code(o.now) << " |\n";
-    }
-    for (const auto& o : r.options_removed) {
-      md << "| removed | " << code(o.name) << " | " << code(o.was) << " | |\n";
-    }
-    for (const auto& o : r.options_changed) {
-      md << "| changed | " << code(o.name) << " | " << code(o.was) << " | " << code(o.now)
-         << " |\n";
+    for (const auto& [change, list] : {std::pair{"added", &r.options_added},
+                                       {"removed", &r.options_removed},
+                                       {"changed", &r.options_changed}}) {
+      for (const auto& o : *list) {
+        md << "| " << change << " | " << code(o.name) << " | "
+           << (o.was.empty() ? "" : code(o.was) + " ") << "| "
+           << (o.now.empty() ? "" : code(o.now) + " ") << "|\n";
+      }
     }
   }
   return md.str();

@@ -18,13 +18,6 @@
 #include "claude/harness/structural_diff.hpp"
 
 namespace claude::harness {
-namespace {
-
-void print_errors(const emulator::LoadResult& result, std::ostream& err) {
-  for (const auto& e : result.errors) err << e.to_string() << '\n';
-}
-
-}  // namespace
 
 int convert_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   static constexpr const char* kHelp =
@@ -214,8 +207,9 @@ Exit status: 0 equivalent, 1 different, 2 usage error or a file that does not lo
   const auto a = emulator::load_scenario_file(files[0]);
   const auto b = emulator::load_scenario_file(files[1]);
   if (!a.ok() || !b.ok()) {
-    print_errors(a, err);
-    print_errors(b, err);
+    for (const auto* loaded : {&a, &b}) {
+      for (const auto& e : loaded->errors) err << e.to_string() << '\n';
+    }
     return kExitUsage;
   }
   const auto changes = structural_diff(*a.scenario, *b.scenario);

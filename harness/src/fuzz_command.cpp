@@ -146,15 +146,6 @@ class DriverExecutor {
   std::atomic<std::uint64_t> counter_{0};
 };
 
-std::optional<fs::path> make_work_directory(std::ostream& err) {
-  std::string path = (fs::temp_directory_path() / "claude-harness-fuzz-XXXXXX").string();
-  if (::mkdtemp(path.data()) == nullptr) {
-    err << "harness fuzz: cannot create a temporary directory: " << std::strerror(errno) << "\n";
-    return std::nullopt;
-  }
-  return fs::path(path);
-}
-
 int replay(const FuzzOptions& options, DriverExecutor& execute, std::ostream& out,
            std::ostream& err) {
   auto load = claude::fuzzing::load_seed_file(*options.replay, {});
@@ -266,16 +257,19 @@ int fuzz_command(const std::vector<std::string>& args, std::ostream& out, std::o
         << " (give --fake-claude PATH)\n";
     return kExitUsage;
   }
-  auto work = make_work_directory(err);
-  if (!work) return kExitUsage;
-  DriverExecutor execute(driver, fake_claude, *work);
+  std::string work = (fs::temp_directory_path() / "claude-harness-fuzz-XXXXXX").string();
+  if (::mkdtemp(work.data()) == nullptr) {
+    err << "harness fuzz: cannot create a temporary directory: " << std::strerror(errno) << "\n";
+    return kExitUsage;
+  }
+  DriverExecutor execute(driver, fake_claude, work);
   struct RemoveWork {
     fs::path dir;
     ~RemoveWork() {
       std::error_code e;
       fs::remove_all(dir, e);
     }
-  } remove_work{*work};
+  } remove_work{work};
 
   if (options.replay) return replay(options, execute, out, err);
 

@@ -76,29 +76,23 @@ claude.
 
 using base::is_executable_file;
 
-bool same_file(const fs::path& a, const fs::path& b) {
-  std::error_code ec;
-  return fs::equivalent(a, b, ec) && !ec;
-}
-
 // --real-cli, else CLAUDE_TEE_REAL_CLI, else the first `claude` on PATH that is not claude-tee.
 std::optional<fs::path> resolve_real_cli(const fs::path& given, const fs::path& tee,
                                          std::string& why) {
-  if (!given.empty()) {
-    if (is_executable_file(given)) return fs::absolute(given);
-    why = "--real-cli " + given.string() + " is not an executable file";
-    return std::nullopt;
-  }
-  if (const char* env = std::getenv("CLAUDE_TEE_REAL_CLI"); env != nullptr && *env != '\0') {
-    if (is_executable_file(env)) return fs::absolute(env);
-    why = "CLAUDE_TEE_REAL_CLI=" + std::string(env) + " is not an executable file";
+  const char* env = std::getenv("CLAUDE_TEE_REAL_CLI");
+  if (!given.empty() || (env != nullptr && *env != '\0')) {
+    const fs::path chosen = given.empty() ? fs::path(env) : given;
+    if (is_executable_file(chosen)) return fs::absolute(chosen);
+    why = (given.empty() ? "CLAUDE_TEE_REAL_CLI=" : "--real-cli ") + chosen.string() +
+          " is not an executable file";
     return std::nullopt;
   }
   const char* path = std::getenv("PATH");
   std::stringstream dirs(path != nullptr ? path : "");
   for (std::string dir; std::getline(dirs, dir, ':');) {
     const fs::path candidate = fs::path(dir.empty() ? "." : dir) / "claude";
-    if (is_executable_file(candidate) && !same_file(candidate, tee)) {
+    std::error_code ec;
+    if (is_executable_file(candidate) && !fs::equivalent(candidate, tee, ec)) {
       return fs::absolute(candidate);
     }
   }
@@ -230,12 +224,11 @@ class RunningStub {
   void stop() {
     if (pid_ <= 0) return;
     ::kill(pid_, SIGTERM);
-    int status = 0;
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-    while (::waitpid(pid_, &status, WNOHANG) == 0) {
+    while (!base::try_wait_exit(pid_)) {
       if (std::chrono::steady_clock::now() > deadline) {
         ::kill(pid_, SIGKILL);
-        ::waitpid(pid_, &status, 0);
+        base::wait_exit(pid_);
         break;
       }
       ::usleep(10'000);
@@ -275,41 +268,21 @@ class RunningStub {
   std::string error_;
 };
 
-// The environment CMD gets: ours without HOME, ANTHROPIC_*, CLAUDE_* and the offline variables,
-// plus the offline set.
-std::vector<std::string> offline_environment(const std::map<std::string, std::string>& set) {
-  std::vector<std::string> env;
-  for (char** e = environ; *e != nullptr; ++e) {
-    const std::string entry = *e;
-    const std::string name = entry.substr(0, entry.find('='));
-    if (name.starts_with("ANTHROPIC_") || name.starts_with("CLAUDE") || set.count(name) != 0) {
-      continue;
-    }
-    env.push_back(entry);
-  }
-  for (const auto& [name, value] : set) env.push_back(name + "=" + value);
-  return env;
-}
-
 struct Prepared {
   fs::path script, output, model_log, real_cli, tee, stub;
 };
 
-// What the helper process does; `report` collects what goes back to the parent.
-void run_inside(const Prepared& p, const OfflineRecordOptions& options, nlohmann::json& report) {
-  std::ostringstream out, err;
-  auto finish = [&](int code) {
-    report["rc"] = code;
-    report["out"] = out.str();
-    report["err"] = err.str();
-  };
+// What the helper process does; `report` collects what goes back to the parent besides the exit
+// code and the output.
+int run_inside(const Prepared& p, const OfflineRecordOptions& options, std::ostream& out,
+               std::ostream& err, nlohmann::json& report) {
   report["isolated"] = false;
   if (options.netns != NetnsMode::off) {
     if (const auto why = enter_loopback_namespace()) {
       if (options.netns == NetnsMode::required || why->starts_with("loopback")) {
         err << "harness record: a fresh network namespace was required but cannot be made: " << *why
             << '\n';
-        return finish(kExitCommandFailed);
+        return kExitCommandFailed;
       }
       out << "harness: offline run NOT isolated (" << *why
           << "); relying on the traffic-disabling variables\n";
@@ -325,7 +298,7 @@ void run_inside(const Prepared& p, const OfflineRecordOptions& options, nlohmann
   std::string tmpl = (fs::temp_directory_path() / "harness-offline-XXXXXX").string();
   if (::mkdtemp(tmpl.data()) == nullptr) {
     err << "harness record: " << tmpl << ": " << std::strerror(errno) << '\n';
-    return finish(kExitCommandFailed);
+    return kExitCommandFailed;
   }
   const fs::path work = tmpl;
   struct RemoveWork {
@@ -341,17 +314,18 @@ void run_inside(const Prepared& p, const OfflineRecordOptions& options, nlohmann
   RunningStub stub(p.stub, p.script, p.model_log, work / "stub.err");
   if (stub.url().empty()) {
     err << "harness record: " << stub.error() << '\n';
-    return finish(kExitCommandFailed);
+    return kExitCommandFailed;
   }
   std::optional<ShimDirectory> shim;
   try {
     shim.emplace(p.tee);
   } catch (const std::exception& e) {
     err << "harness record: " << e.what() << '\n';
-    return finish(kExitCommandFailed);
+    return kExitCommandFailed;
   }
   const char* path = std::getenv("PATH");
-  const auto env = offline_environment({
+  // Ours without ANTHROPIC_* and CLAUDE*, plus the offline set.
+  std::map<std::string, std::optional<std::string>> set{
       {"HOME", (work / "home").string()},
       {"PATH", shim->path().string() + ":" + (path != nullptr ? path : "/usr/bin:/bin")},
       {"ANTHROPIC_API_KEY", kFakeKey},
@@ -363,14 +337,19 @@ void run_inside(const Prepared& p, const OfflineRecordOptions& options, nlohmann
       {"ENABLE_TOOL_SEARCH", "false"},
       {"CLAUDE_TEE_OUT", p.output.string()},
       {"CLAUDE_TEE_REAL_CLI", p.real_cli.string()},
-  });
+  };
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string name(*e, std::strcspn(*e, "="));
+    if (name.starts_with("ANTHROPIC_") || name.starts_with("CLAUDE")) set.try_emplace(name);
+  }
+  const auto env = environment_with(set);
   if (options.command_stdout) {
     const int fd =
         ::open(options.command_stdout->c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0 || ::dup2(fd, 1) < 0) {
       err << "harness record: " << options.command_stdout->string() << ": " << std::strerror(errno)
           << '\n';
-      return finish(kExitUsage);
+      return kExitUsage;
     }
     ::close(fd);
   }
@@ -378,7 +357,7 @@ void run_inside(const Prepared& p, const OfflineRecordOptions& options, nlohmann
     fs::create_directory(work / "cwd", ec);
     if (ec || ::chdir((work / "cwd").c_str()) != 0) {
       err << "harness record: " << (work / "cwd").string() << ": cannot enter\n";
-      return finish(kExitCommandFailed);
+      return kExitCommandFailed;
     }
   }
   const CommandResult result = run_command(options.command, env);
@@ -388,28 +367,28 @@ void run_inside(const Prepared& p, const OfflineRecordOptions& options, nlohmann
   report["command_value"] = result.value;
   if (!result.started) {
     err << "harness: " << result.describe() << '\n';
-    return finish(kExitCommandFailed);
+    return kExitCommandFailed;
   }
   if (!fs::exists(p.output)) {
     err << "harness: CMD ended (" << result.describe()
         << ") without running claude: nothing recorded\n";
-    return finish(kExitCommandFailed);
+    return kExitCommandFailed;
   }
   if (auto why = unusable_recording(p.output)) {
     const fs::path kept = p.output.string() + ".incomplete";
     fs::rename(p.output, kept, ec);
     err << "harness: the recording is not usable, " << *why << "\n"
         << "harness: what was recorded is in " << (ec ? p.output : kept).string() << '\n';
-    return finish(kExitCommandFailed);
+    return kExitCommandFailed;
   }
   if (!result.succeeded()) {
     err << "harness: CMD failed (" << result.describe() << "); recording kept at "
         << p.output.string() << '\n';
-    return finish(kExitCommandFailed);
+    return kExitCommandFailed;
   }
   out << "harness: recorded " << p.output.string() << " (model log " << p.model_log.string()
       << ")\n";
-  finish(kExitPass);
+  return kExitPass;
 }
 
 // Forks the helper, relays its report.
@@ -437,8 +416,11 @@ OfflineRecordResult run_helper(const Prepared& p, const OfflineRecordOptions& op
   if (pid == 0) {
     ::close(fds[0]);
     nlohmann::json report;
+    std::ostringstream inside_out, inside_err;
     try {
-      run_inside(p, options, report);
+      report["rc"] = run_inside(p, options, inside_out, inside_err, report);
+      report["out"] = inside_out.str();
+      report["err"] = inside_err.str();
     } catch (const std::exception& e) {
       report["rc"] = kExitCommandFailed;
       report["err"] = std::string("harness record: ") + e.what() + '\n';
@@ -449,19 +431,16 @@ OfflineRecordResult run_helper(const Prepared& p, const OfflineRecordOptions& op
   }
   ::close(fds[1]);
   std::string text;
-  int status = 0;
+  base::ExitStatus status;
   {
     const SignalRelay relay(pid);
     text = read_and_close(fds[0]);
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    status = base::wait_exit(pid);
   }
   const auto report = nlohmann::json::parse(text, nullptr, false);
   if (report.is_discarded() || !report.is_object()) {
     err << "harness record: the offline helper process died ("
-        << (WIFSIGNALED(status) ? "signal " + std::to_string(WTERMSIG(status))
-                                : "exit " + std::to_string(WEXITSTATUS(status)))
-        << ")\n";
+        << (status.signaled ? "signal " : "exit ") << status.value << ")\n";
     result.exit_code = kExitCommandFailed;
     return result;
   }

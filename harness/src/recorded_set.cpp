@@ -112,9 +112,9 @@ std::optional<std::string> validate_set(const PlainJson& set, const fs::path& fi
   return std::nullopt;
 }
 
-fs::path default_cpp_driver(const fs::path& harness) {
+// claude-harness-driver-cpp beside the running harness, else in the build tree's bin/.
+fs::path cpp_driver() {
   std::vector<fs::path> dirs;
-  if (!harness.empty()) dirs.push_back(harness.parent_path());
   std::error_code ec;
   const auto self = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) dirs.push_back(self.parent_path());
@@ -129,7 +129,7 @@ fs::path default_cpp_driver(const fs::path& harness) {
                       : dirs.front() / "claude-harness-driver-cpp";
 }
 
-fs::path default_ts_driver() {
+fs::path ts_driver() {
 #ifdef HARNESS_SOURCE_DIR
   return fs::path(HARNESS_SOURCE_DIR) / "drivers/ts/driver.mjs";
 #else
@@ -236,9 +236,6 @@ int record_set(const RecordSetOptions& options, std::ostream& out, std::ostream&
     err << "harness record-set: " << out_dir.string() << ": " << ec.message() << '\n';
     return kExitUsage;
   }
-  const fs::path cpp_driver =
-      options.cpp_driver.empty() ? default_cpp_driver(options.harness) : options.cpp_driver;
-  const fs::path ts_driver = options.ts_driver.empty() ? default_ts_driver() : options.ts_driver;
 
   const auto chosen = [&](const PlainJson& c) {
     return options.cases.empty() ||
@@ -299,8 +296,8 @@ int record_set(const RecordSetOptions& options, std::ostream& out, std::ostream&
       run.fresh_cwd = true;
       const std::string spec = fs::absolute(case_in / "spec.json").string();
       run.command = sdk == "cpp"
-                        ? std::vector{fs::absolute(cpp_driver).string()}
-                        : std::vector<std::string>{"node", fs::absolute(ts_driver).string()};
+                        ? std::vector{fs::absolute(cpp_driver()).string()}
+                        : std::vector<std::string>{"node", fs::absolute(ts_driver()).string()};
       run.command.insert(run.command.end(), {"--spec", spec, "--fake-claude", tee.string()});
       std::ostringstream run_out;
       const OfflineRecordResult r = record_offline(run, run_out, err);

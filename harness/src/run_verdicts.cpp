@@ -85,12 +85,11 @@ std::vector<RunRecord> read_runs(const fs::path& dir) {
     RunRecord run;
     run.number = file.number;
     run.pid = file.pid;
-    run.reported = file.report.has_value();
-    run.report = run.reported ? nlohmann::json(*file.report)
-                              : missing_report("", run,
-                                               file.report_exists
-                                                   ? "its report does not parse"
-                                                   : "it was killed or crashed before writing one");
+    run.report = file.report ? nlohmann::json(*file.report)
+                             : missing_report("", run,
+                                              file.report_exists
+                                                  ? "its report does not parse"
+                                                  : "it was killed or crashed before writing one");
     runs.push_back(std::move(run));
   }
   return runs;
@@ -108,7 +107,7 @@ bool run_unreported(const fs::path& dir, pid_t pid) {
   }
 }
 
-nlohmann::json combine_runs(const std::string& scenario, const std::vector<PartInfo>& parts,
+nlohmann::json combine_runs(const std::string& scenario, const std::vector<std::size_t>& parts,
                             const std::vector<RunRecord>& runs) {
   if (runs.size() == 1 && parts.size() <= 1) {
     nlohmann::json only = runs.front().report;
@@ -143,8 +142,8 @@ nlohmann::json combine_runs(const std::string& scenario, const std::vector<PartI
     const std::size_t first = runs.size() + 1;
     nlohmann::json failure = {
         {"kind", "run_missing"},
-        {"location", scenario + ":" + std::to_string(parts[first - 1].line)},
-        {"line", parts[first - 1].line},
+        {"location", scenario + ":" + std::to_string(parts[first - 1])},
+        {"line", parts[first - 1]},
         {"message", "the scenario describes " + std::to_string(parts.size()) +
                         " runs but the client started claude " + std::to_string(runs.size()) +
                         " time(s): part " + std::to_string(first) + " never ran"}};

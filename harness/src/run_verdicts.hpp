@@ -25,7 +25,6 @@ struct RunRecord {
   std::size_t number = 0;  // 1-based, in the order the sessions started
   pid_t pid = 0;           // 0 while the claim holds none yet
   nlohmann::json report;   // the run's report; a synthesized failed one when it wrote none
-  bool reported = false;   // fake-claude wrote the report itself
 };
 
 std::vector<RunRecord> read_runs(const std::filesystem::path& dir);
@@ -33,16 +32,11 @@ std::vector<RunRecord> read_runs(const std::filesystem::path& dir);
 // Whether `pid` is a run of DIR that has not written its report yet (harness waits for those).
 bool run_unreported(const std::filesystem::path& dir, pid_t pid);
 
-// The scenario's parts: one for an ordinary scenario, several for a multi-run one; `line` is
-// where each part's header is.
-struct PartInfo {
-  std::size_t line = 0;
-};
-
-// One JSON report for all runs. With one run of a one-part scenario it is that run's report
-// unchanged; otherwise {"report":1,"scenario":…,"verdict":…,"runs":[…],"failure":…} where
-// `failure` is the first failing run's, its message prefixed with "run N: ".
-nlohmann::json combine_runs(const std::string& scenario, const std::vector<PartInfo>& parts,
+// One JSON report for all runs (`parts`: the line of each part's header, several for a multi-run
+// scenario). With one run of a one-part scenario it is that run's report unchanged; otherwise
+// {"report":1,"scenario":…,"verdict":…,"runs":[…],"failure":…} where `failure` is the first
+// failing run's, its message prefixed with "run N: ".
+nlohmann::json combine_runs(const std::string& scenario, const std::vector<std::size_t>& parts,
                             const std::vector<RunRecord>& runs);
 
 void print_runs(const nlohmann::json& combined, std::ostream& out);

@@ -21,26 +21,6 @@ Json step_value(const emulator::Step& step) {
   return step.value;
 }
 
-bool same_shape(const Json& a, const Json& b, bool compare_value) {
-  if (is_operator(a) || is_operator(b)) return true;
-  if (a.is_object() && b.is_object()) {
-    if (a.size() != b.size()) return false;
-    for (const auto& [key, value] : a.items()) {
-      const auto other = b.find(key);
-      if (other == b.end()) return false;
-      if (!same_shape(value, *other, key == "type" || key == "subtype")) return false;
-    }
-    return true;
-  }
-  if (a.is_array() && b.is_array()) {
-    return std::equal(a.begin(), a.end(), b.begin(), b.end(),
-                      [](const Json& x, const Json& y) { return same_shape(x, y, false); });
-  }
-  if (a.is_number() && b.is_number()) return true;
-  if (a.type() != b.type()) return false;
-  return !compare_value || a == b;
-}
-
 std::string kind_of(const Json& v) {
   if (v.is_object()) return "an object";
   if (v.is_array()) return "an array";
@@ -50,39 +30,47 @@ std::string kind_of(const Json& v) {
   return "null";
 }
 
-// Where same_shape(a, b) says no, and why: one "/pointer: reason" per difference.
-void shape_differences(const Json& a, const Json& b, bool compare_value, const std::string& at,
-                       std::vector<std::string>& out) {
-  if (is_operator(a) || is_operator(b)) return;
-  const std::string here = at.empty() ? "/" : at;
+// Whether `a` and `b` have the same shape (the value too where `compare_value`). With `out`, each
+// difference is added there as "/pointer: reason"; without, the walk stops at the first.
+bool same_shape(const Json& a, const Json& b, bool compare_value,
+                std::vector<std::string>* out = nullptr, const std::string& at = "") {
+  if (is_operator(a) || is_operator(b)) return true;
+  const auto differ = [out](const std::string& where, const std::string& why) {
+    if (out != nullptr) out->push_back((where.empty() ? "/" : where) + ": " + why);
+    return false;
+  };
+  // Children's pointers are only needed for `out`.
+  const auto below = [&](const std::string& token) {
+    return out != nullptr ? at + "/" + emulator::escape_pointer_token(token) : std::string();
+  };
   if (a.is_object() && b.is_object()) {
+    bool same = a.size() == b.size();
+    if (!same && out == nullptr) return false;
     for (const auto& [key, value] : a.items()) {
-      const std::string pointer = at + "/" + emulator::escape_pointer_token(key);
+      const std::string pointer = below(key);
       const auto other = b.find(key);
-      if (other == b.end())
-        out.push_back(pointer + ": only in A");
-      else
-        shape_differences(value, *other, key == "type" || key == "subtype", pointer, out);
+      same = (other == b.end()
+                  ? differ(pointer, "only in A")
+                  : same_shape(value, *other, key == "type" || key == "subtype", out, pointer)) &&
+             same;
+      if (!same && out == nullptr) return false;
     }
-    for (const auto& [key, value] : b.items())
-      if (!a.contains(key))
-        out.push_back(at + "/" + emulator::escape_pointer_token(key) + ": only in B");
-    return;
+    for (const auto& [key, value] : b.items()) {
+      if (!a.contains(key)) differ(below(key), "only in B");
+    }
+    return same;
   }
   if (a.is_array() && b.is_array()) {
-    if (a.size() != b.size())
-      out.push_back(here + ": " + std::to_string(a.size()) + " items in A, " +
-                    std::to_string(b.size()) + " in B");
-    for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i)
-      shape_differences(a[i], b[i], false, at + "/" + std::to_string(i), out);
-    return;
+    bool same = a.size() == b.size() || differ(at, std::to_string(a.size()) + " items in A, " +
+                                                       std::to_string(b.size()) + " in B");
+    for (std::size_t i = 0; i < std::min(a.size(), b.size()) && (same || out != nullptr); ++i) {
+      same = same_shape(a[i], b[i], false, out, below(std::to_string(i))) && same;
+    }
+    return same;
   }
-  if (a.is_number() && b.is_number()) return;
-  if (a.type() != b.type()) {
-    out.push_back(here + ": " + kind_of(a) + " in A, " + kind_of(b) + " in B");
-  } else if (compare_value && a != b) {
-    out.push_back(here + ": " + a.dump() + " in A, " + b.dump() + " in B");
-  }
+  if (a.is_number() && b.is_number()) return true;
+  if (a.type() != b.type()) return differ(at, kind_of(a) + " in A, " + kind_of(b) + " in B");
+  return !compare_value || a == b || differ(at, a.dump() + " in A, " + b.dump() + " in B");
 }
 
 bool same_step(const emulator::Step& a, const emulator::Step& b) {
@@ -103,8 +91,7 @@ std::string type_of(const Json& v) {
   return out;
 }
 
-}  // namespace
-
+// One line describing a step: verb, type/subtype and top-level fields.
 std::string step_summary(const emulator::Step& step) {
   std::string out(emulator::verb_name(step.verb));
   const Json value = step_value(step);
@@ -119,6 +106,8 @@ std::string step_summary(const emulator::Step& step) {
   }
   return out;
 }
+
+}  // namespace
 
 std::vector<StepChange> structural_diff(const emulator::Scenario& a, const emulator::Scenario& b) {
   const auto& x = a.steps;
@@ -188,7 +177,7 @@ std::vector<StepChange> structural_diff(const emulator::Scenario& a, const emula
                    sb.line,
                    step_summary(sa),
                    {}};
-      if (by_place) shape_differences(step_value(sa), step_value(sb), false, "", c.fields);
+      if (by_place) same_shape(step_value(sa), step_value(sb), false, &c.fields);
       paired[k] = std::move(c);
     }
   }

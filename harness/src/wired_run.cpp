@@ -66,14 +66,6 @@ void add_report_options(CLI::App& app, WiredArgs& w) {
   app.add_flag("--force", w.force);
 }
 
-// The replay's outputs besides the verdict: the JSON report and the HTML page, by the one
-// overwrite rule (claude/base/private_file.hpp): 0600, never over a file unless --force.
-struct ReplayOutputs {
-  std::optional<std::string> report;
-  std::optional<std::string> html;
-  bool force = false;
-};
-
 // Said when no fake-claude session started: the client ran some other `claude`.
 constexpr const char* kNoClaudeCauses =
     "  the client likely started another `claude` than the one harness put first on PATH:\n"
@@ -83,17 +75,10 @@ constexpr const char* kNoClaudeCauses =
     "  - CLAUDE_CLI_PATH set inside CMD (harness sets it to its own `claude`)\n"
     "  (or CMD failed before it started claude; --version probes do not count)\n";
 
-// `--relaxed` and `--ignore PATTERN` (repeatable): grading loosened from the command line,
-// passed to fake-claude as FAKE_CLAUDE_STRICT=0 and FAKE_CLAUDE_IGNORE (a JSON array).
-struct ReplayGrading {
-  bool relaxed = false;
+// The --ignore PATTERNs as the JSON array fake-claude takes in FAKE_CLAUDE_IGNORE; nullopt and a
+// message in `error` when one is no valid pattern.
+std::optional<nlohmann::json> ignore_patterns(const WiredArgs& w, std::string& error) {
   nlohmann::json ignore = nlohmann::json::array();
-};
-
-// nullopt and a message in `error` when an --ignore value is no valid pattern.
-std::optional<ReplayGrading> replay_grading(const WiredArgs& w, std::string& error) {
-  ReplayGrading grading;
-  grading.relaxed = w.relaxed;
   for (const auto& value : w.ignore) {
     auto pattern = emulator::Json::parse(value, nullptr, false);
     if (pattern.is_discarded()) {
@@ -104,32 +89,38 @@ std::optional<ReplayGrading> replay_grading(const WiredArgs& w, std::string& err
       error = "--ignore " + value + ": at '" + problem->pointer + "': " + problem->reason;
       return std::nullopt;
     }
-    grading.ignore.push_back(nlohmann::json::parse(value));
+    ignore.push_back(nlohmann::json::parse(value));
   }
-  return grading;
+  return ignore;
 }
 
-int replay_file(const fs::path& scenario, const std::vector<std::string>& command,
-                const ReplayOutputs& outputs, std::ostream& out, std::ostream& err,
-                const std::optional<std::string>& speed = std::nullopt,
-                const ReplayGrading& grading = {}) {
-  if (speed && !emulator::parse_speed(*speed)) {
+// The JSON report and the HTML page follow the one overwrite rule (claude/base/private_file.hpp):
+// 0600, never over a file unless --force.
+int replay_file(const fs::path& scenario, const WiredArgs& w, std::ostream& out,
+                std::ostream& err) {
+  std::string bad_ignore;
+  const auto ignore = ignore_patterns(w, bad_ignore);
+  if (!ignore) {
+    err << "harness replay: " << bad_ignore << '\n';
+    return kExitUsage;
+  }
+  if (w.speed && !emulator::parse_speed(*w.speed)) {
     err << "harness: --speed needs a number >= 0 (0: as fast as possible, 1: the recorded pace), "
            "got '"
-        << *speed << "'\n";
+        << *w.speed << "'\n";
     return kExitUsage;
   }
   // Refused before CMD runs: a file to replace without --force, or no directory to go to.
   for (const auto& [flag, path] :
-       {std::pair{"--report", &outputs.report}, std::pair{"--html", &outputs.html}}) {
+       {std::pair{"--report", &w.report}, std::pair{"--html", &w.html}}) {
     if (!*path) continue;
-    if (auto problem = base::private_file_problem(**path, outputs.force)) {
+    if (auto problem = base::private_file_problem(**path, w.force)) {
       err << "harness: " << flag << " " << **path << ": " << *problem << '\n';
       return kExitUsage;
     }
   }
-  if (outputs.report && outputs.html && *outputs.report == *outputs.html) {
-    err << "harness: --report and --html name the same file " << *outputs.html << '\n';
+  if (w.report && w.html && *w.report == *w.html) {
+    err << "harness: --report and --html name the same file " << *w.html << '\n';
     return kExitUsage;
   }
   const auto loaded = emulator::load_scenario_parts(scenario);
@@ -138,8 +129,8 @@ int replay_file(const fs::path& scenario, const std::vector<std::string>& comman
     if (loaded.errors.empty()) err << "harness: " << scenario.string() << ": nothing to play\n";
     return kExitUsage;
   }
-  std::vector<PartInfo> parts;
-  for (const auto& part : loaded.parts) parts.push_back(PartInfo{part.header.line});
+  std::vector<std::size_t> parts;
+  for (const auto& part : loaded.parts) parts.push_back(part.header.line);
   const auto fake = locate_tool("fake-claude", "harness", err);
   if (!fake) return kExitUsage;
   ShimDirectory shim(*fake);
@@ -152,16 +143,15 @@ int replay_file(const fs::path& scenario, const std::vector<std::string>& comman
       {"FAKE_CLAUDE_RUNS", runs_dir.string()},
       {"FAKE_CLAUDE_REPORT", std::nullopt},  // each run reports into FAKE_CLAUDE_RUNS
       {"CLAUDE_CLI_PATH", (shim.path() / "claude").string()}};
-  if (speed) set["FAKE_CLAUDE_SPEED"] = *speed;  // otherwise an inherited value applies
-  if (grading.relaxed) set["FAKE_CLAUDE_STRICT"] = "0";
-  if (!grading.ignore.empty()) set["FAKE_CLAUDE_IGNORE"] = grading.ignore.dump();
+  if (w.speed) set["FAKE_CLAUDE_SPEED"] = *w.speed;  // otherwise an inherited value applies
+  if (w.relaxed) set["FAKE_CLAUDE_STRICT"] = "0";
+  if (!ignore->empty()) set["FAKE_CLAUDE_IGNORE"] = ignore->dump();
   const auto env = environment_with(set);
   // Whatever CMD starts stays ours (setsid and double forks included): every fake-claude is
   // waited for before its report is read, and nothing outlives harness.
   adopt_orphans();
-  const CommandResult result = run_command(command, env);
-  settle_descendants(SettleTimes{},
-                     [&runs_dir](pid_t pid) { return run_unreported(runs_dir, pid); });
+  const CommandResult result = run_command(w.command, env);
+  settle_descendants([&runs_dir](pid_t pid) { return run_unreported(runs_dir, pid); });
   if (!result.started) {
     err << "harness: " << result.describe() << '\n';
     return kExitCommandFailed;
@@ -175,14 +165,13 @@ int replay_file(const fs::path& scenario, const std::vector<std::string>& comman
   }
   const nlohmann::json report = combine_runs(scenario.string(), parts, runs);
   print_runs(report, out);
-  if (outputs.report) {
-    if (auto problem =
-            base::write_private_file(*outputs.report, report.dump(2) + "\n", outputs.force)) {
-      err << "harness: cannot keep report at " << *outputs.report << ": " << *problem << '\n';
+  if (w.report) {
+    if (auto problem = base::write_private_file(*w.report, report.dump(2) + "\n", w.force)) {
+      err << "harness: cannot keep report at " << *w.report << ": " << *problem << '\n';
       return kExitUsage;
     }
   }
-  if (outputs.html) {
+  if (w.html) {
     std::vector<report_html::ReportSource> sessions;
     sessions.reserve(runs.size());
     for (const auto& run : runs) {
@@ -193,11 +182,11 @@ int replay_file(const fs::path& scenario, const std::vector<std::string>& comman
     }
     const auto page = report_html::render_html_report(
         sessions, "claude-harness replay: " + scenario.filename().string());
-    if (auto problem = base::write_private_file(*outputs.html, page.html, outputs.force)) {
-      err << "harness: cannot write HTML report " << *outputs.html << ": " << *problem << '\n';
+    if (auto problem = base::write_private_file(*w.html, page.html, w.force)) {
+      err << "harness: cannot write HTML report " << *w.html << ": " << *problem << '\n';
       return kExitUsage;
     }
-    out << "harness: HTML report " << *outputs.html << '\n';
+    out << "harness: HTML report " << *w.html << '\n';
   }
   const std::string verdict = report.value("verdict", "");
   if (verdict == "error") return kExitUsage;
@@ -231,7 +220,7 @@ CommandResult run_through_tee(const fs::path& tee, const std::string& tee_out,
   set["CLAUDE_CLI_PATH"] = (shim.path() / "claude").string();
   adopt_orphans();
   CommandResult result = run_command(command, environment_with(set));
-  settle_descendants(SettleTimes{}, [&tee](pid_t pid) { return runs_executable(pid, tee); });
+  settle_descendants([&tee](pid_t pid) { return runs_executable(pid, tee); });
   return result;
 }
 
@@ -410,14 +399,7 @@ int replay_command(const std::vector<std::string>& args, std::ostream& out, std:
   if (w.positionals.size() != 1 || w.command.empty()) {
     return base::usage_error(text, "need SCENARIO and -- CMD...", err);
   }
-  std::string problem;
-  const auto grading = replay_grading(w, problem);
-  if (!grading) {
-    err << "harness replay: " << problem << '\n';
-    return kExitUsage;
-  }
-  return replay_file(w.positionals[0], w.command, {w.report, w.html, w.force}, out, err, w.speed,
-                     *grading);
+  return replay_file(w.positionals[0], w, out, err);
 }
 
 int record_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -470,7 +452,7 @@ int run_cassette_command(const std::vector<std::string>& args, std::ostream& out
   if (mode == "record" || (mode == "once" && !exists)) {
     return record_cassette(cassette, w.real_cli, w.command, out, err);
   }
-  return replay_file(cassette, w.command, {w.report, w.html, w.force}, out, err, w.speed);
+  return replay_file(cassette, w, out, err);
 }
 
 }  // namespace claude::harness

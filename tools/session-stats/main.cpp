@@ -53,15 +53,14 @@ int main(int argc, char** argv) {
   }
   if (json) {
     // Bytes that are not UTF-8 (a path, a reason quoting the bad line) become U+FFFD.
-    claude::base::Json report;
-    report["file"] = path;
-    report["messages"] = stats.messages();
-    auto& counts = report["counts"] = claude::base::Json::object();
-    for (const auto& [type, count] : stats.counts()) counts[type] = count;
-    auto& problems = report["problems"] = claude::base::Json::array();
+    auto problems = claude::base::Json::array();
     for (const auto& problem : stats.problems()) {
       problems.push_back({{"line", problem.line}, {"reason", problem.reason}});
     }
+    const claude::base::Json report{{"file", path},
+                                    {"messages", stats.messages()},
+                                    {"counts", stats.counts()},
+                                    {"problems", std::move(problems)}};
     std::cout << claude::base::dump_json(report) << '\n';
   } else {
     for (const auto& [type, count] : stats.counts()) std::cout << type << " " << count << "\n";

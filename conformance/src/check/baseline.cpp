@@ -2,6 +2,7 @@
 
 #include <re2/re2.h>
 
+#include <algorithm>
 #include <sstream>
 
 #include "claude/base/input_file.hpp"
@@ -9,16 +10,12 @@
 namespace claude::conformance {
 
 const BaselineEntry* Baseline::find(const std::string& case_id) const {
-  for (const auto& entry : entries) {
-    if (entry.id.ends_with('*')) {
-      if (case_id.starts_with(std::string_view(entry.id).substr(0, entry.id.size() - 1))) {
-        return &entry;
-      }
-    } else if (entry.id == case_id) {
-      return &entry;
-    }
-  }
-  return nullptr;
+  const auto it = std::find_if(entries.begin(), entries.end(), [&](const BaselineEntry& entry) {
+    return entry.id.ends_with('*')
+               ? case_id.starts_with(std::string_view(entry.id).substr(0, entry.id.size() - 1))
+               : entry.id == case_id;
+  });
+  return it == entries.end() ? nullptr : &*it;
 }
 
 BaselineLoad load_baseline(const std::filesystem::path& file) {

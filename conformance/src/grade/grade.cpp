@@ -69,17 +69,13 @@ std::optional<std::pair<Json, std::string>> closest_observation(const Json& patt
 std::optional<std::size_t> unmet_in_order(const std::vector<Json>& patterns,
                                           const std::vector<Json>& observations,
                                           Bindings& bindings) {
-  std::size_t next = 0;
+  auto next = observations.begin();
   for (std::size_t p = 0; p < patterns.size(); ++p) {
-    bool placed = false;
-    for (; next < observations.size(); ++next) {
-      if (claude::emulator::match(patterns[p], observations[next], bindings).matched) {
-        placed = true;
-        ++next;
-        break;
-      }
-    }
-    if (!placed) return p;
+    next = std::find_if(next, observations.end(), [&](const Json& o) {
+      return claude::emulator::match(patterns[p], o, bindings).matched;
+    });
+    if (next == observations.end()) return p;
+    ++next;
   }
   return std::nullopt;
 }
@@ -111,16 +107,16 @@ void grade_sequence(const std::vector<Json>& patterns, std::string_view where,
 
 void grade_absent(const ConformanceCase& c, const RunOutcome& run, Grade& out) {
   for (std::size_t p = 0; p < c.observe_absent.size(); ++p) {
-    for (const auto& o : run.observations) {
-      Bindings bindings;
-      if (claude::emulator::match(c.observe_absent[p], o, bindings).matched) {
-        out.findings.push_back(
-            {"observe_absent",
-             "observe_absent[" + std::to_string(p) + "]: the SDK surfaced something it must not",
-             c.observe_absent[p], o, "", ""});
-        break;
-      }
-    }
+    const auto o =
+        std::find_if(run.observations.begin(), run.observations.end(), [&](const Json& x) {
+          Bindings bindings;
+          return claude::emulator::match(c.observe_absent[p], x, bindings).matched;
+        });
+    if (o == run.observations.end()) continue;
+    out.findings.push_back(
+        {"observe_absent",
+         "observe_absent[" + std::to_string(p) + "]: the SDK surfaced something it must not",
+         c.observe_absent[p], *o, "", ""});
   }
 }
 

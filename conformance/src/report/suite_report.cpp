@@ -203,27 +203,19 @@ std::string junit_xml(const SuiteResult& suite) {
 }
 
 Json suite_json(const SuiteResult& suite) {
-  Json out = Json::object();
-  out["conformance"] = 1;
-  out["sdk"] = suite.sdk;
-  out["suite"] = suite.suite;
-  out["jobs"] = suite.jobs;
-  out["wall_seconds"] = suite.wall_seconds;
-  out["ok"] = suite.ok();
   Json cases = Json::array();
   for (const auto& r : suite.cases) {
-    Json c = Json::object();
-    c["id"] = r.conformance_case.id;
-    c["group"] = r.conformance_case.group;
-    c["file"] = r.conformance_case.file.string();
-    c["description"] = r.conformance_case.description;
-    c["verdict"] = to_string(r.grade.verdict);
-    c["seconds"] = r.run.seconds;
+    Json c = {{"id", r.conformance_case.id},
+              {"group", r.conformance_case.group},
+              {"file", r.conformance_case.file.string()},
+              {"description", r.conformance_case.description},
+              {"verdict", to_string(r.grade.verdict)},
+              {"seconds", r.run.seconds}};
     if (r.baselined) c["baselined"] = r.baselined->reason;
     if (r.stale()) c["stale"] = true;
     Json findings = Json::array();
     for (const auto& f : r.grade.findings) {
-      Json finding = Json::object({{"where", f.where}, {"message", f.message}});
+      Json finding = {{"where", f.where}, {"message", f.message}};
       if (f.expected) finding["expected"] = *f.expected;
       if (f.closest) finding["closest"] = *f.closest;
       if (!f.pointer.empty()) finding["first_difference"] = f.pointer;
@@ -236,8 +228,13 @@ Json suite_json(const SuiteResult& suite) {
     c["observations"] = r.run.observations;
     cases.push_back(std::move(c));
   }
-  out["cases"] = std::move(cases);
-  return out;
+  return {{"conformance", 1},
+          {"sdk", suite.sdk},
+          {"suite", suite.suite},
+          {"jobs", suite.jobs},
+          {"wall_seconds", suite.wall_seconds},
+          {"ok", suite.ok()},
+          {"cases", std::move(cases)}};
 }
 
 }  // namespace claude::conformance

@@ -85,20 +85,14 @@ std::vector<pid_t> running_in_group(pid_t group) {
 // case started, wherever it went (another group, another session, re-parented).
 std::vector<pid_t> marked_processes(const std::string& marker) {
   std::vector<pid_t> found;
-  std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
-    const std::string name = entry.path().filename().string();
-    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
-    const std::string text = base::read_proc_file(entry.path() / "environ");
+  const std::string entry = std::string(1, '\0') + marker + '\0';
+  for (const auto& process : base::list_processes()) {
     // Entries are NUL-separated; a zombie's environment reads empty.
-    std::size_t at = 0;
-    bool marked = false;
-    while (!marked && (at = text.find(marker, at)) != std::string::npos) {
-      const std::size_t end = at + marker.size();
-      marked = (at == 0 || text[at - 1] == '\0') && (end == text.size() || text[end] == '\0');
-      at = end;
+    const std::string environ_text =
+        base::read_proc_file("/proc/" + std::to_string(process.pid) + "/environ");
+    if ((std::string(1, '\0') + environ_text + '\0').find(entry) != std::string::npos) {
+      found.push_back(process.pid);
     }
-    if (marked) found.push_back(static_cast<pid_t>(std::stol(name)));
   }
   return found;
 }

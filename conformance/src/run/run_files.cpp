@@ -1,5 +1,6 @@
 #include "claude/conformance/run_files.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <string>
 
@@ -31,15 +32,12 @@ std::vector<RunFile> read_run_files(const std::filesystem::path& dir) {
 
 std::optional<nlohmann::ordered_json> deciding_report(const std::vector<RunFile>& runs) {
   if (runs.empty()) return std::nullopt;
-  const RunFile* deciding = &runs.back();
-  for (const RunFile& run : runs) {
-    if (!run.report || run.report->value("verdict", "") != "pass") {
-      deciding = &run;
-      break;
-    }
-  }
-  if (!deciding->report) return std::nullopt;
-  nlohmann::ordered_json report = *deciding->report;
+  const auto failing = std::find_if(runs.begin(), runs.end(), [](const RunFile& run) {
+    return !run.report || run.report->value("verdict", "") != "pass";
+  });
+  const RunFile& deciding = failing == runs.end() ? runs.back() : *failing;
+  if (!deciding.report) return std::nullopt;
+  nlohmann::ordered_json report = *deciding.report;
   report["runs_graded"] = runs.size();
   return report;
 }

@@ -40,9 +40,7 @@ class SignalRelay {
   ~SignalRelay();
 
  private:
-  struct sigaction old_int_ {};
-  struct sigaction old_term_ {};
-  struct sigaction old_hup_ {};
+  struct sigaction old_[3]{};  // SIGINT, SIGTERM, SIGHUP
 };
 
 // Runs `command` (argv[0] looked up on the PATH of `environment`) and waits for it.

@@ -19,7 +19,6 @@
 #include <map>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "claude/emulator/cli_options.hpp"
@@ -29,9 +28,6 @@
 namespace claude::harness {
 
 enum class Direction : std::uint8_t { cli_to_sdk, sdk_to_cli };
-
-// "cli_to_sdk" / "sdk_to_cli" (the JSON report's spelling).
-std::string_view direction_name(Direction direction);
 
 // Where something was seen: a session (path relative to its set) and a line of that recording.
 struct SeenAt {
@@ -64,10 +60,6 @@ struct SessionShape {
   std::vector<MessageKind> sdk_messages;   // SDK → CLI (stdin), in order
   std::map<FieldKey, std::size_t> fields;  // CLI → SDK fields -> first line seen
 };
-
-// Reduces a loaded recording (emulator::load_scenario_file) to its shape.
-SessionShape session_shape(const emulator::Scenario& recording, std::string name,
-                           std::optional<std::string> header_cli_version);
 
 struct RecordedSet {
   std::string dir;                     // as given

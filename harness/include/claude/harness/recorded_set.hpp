@@ -38,14 +38,6 @@ struct RecordSetOptions {
   std::vector<std::string> sdks;
   // Only these cases (by name). Empty: all cases of set.json.
   std::vector<std::string> cases;
-  // A `harness` executable whose directory holds claude-harness-driver-cpp. The offline runs
-  // themselves happen in-process (record_offline). Empty: the running executable's directory,
-  // then the build tree's bin/.
-  std::filesystem::path harness;
-  // The C++ driver executable. Empty: claude-harness-driver-cpp found as described above.
-  std::filesystem::path cpp_driver;
-  // drivers/ts/driver.mjs (run with `node`). Empty: the source tree's drivers/ts/driver.mjs.
-  std::filesystem::path ts_driver;
   // Network isolation for each run: "auto", "required" or "off" (see `harness record --offline`).
   std::string netns = "auto";
 };

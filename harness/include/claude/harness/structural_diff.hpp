@@ -32,7 +32,4 @@ struct StepChange {
 [[nodiscard]] std::vector<StepChange> structural_diff(const emulator::Scenario& a,
                                                       const emulator::Scenario& b);
 
-// One line describing a step: verb, type/subtype and top-level fields.
-[[nodiscard]] std::string step_summary(const emulator::Step& step);
-
 }  // namespace claude::harness
