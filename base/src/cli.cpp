@@ -5,9 +5,6 @@
 namespace claude::base {
 namespace {
 
-// CLI11 2.1 names the option first in an ArgumentMismatch ("--x: 1 required FILE missing",
-// "--x: At Most 1 required but received 2"); we reword those two, which our tests pin. The
-// value's name is the option's type_name ("FILE"); CLI11's default "TEXT" reads "a value".
 // The option's name as the user typed it: CLI11 names "-o,--output" by its long name.
 std::string as_typed(const CLI::App& app, const std::string& name,
                      const std::vector<std::string>& args) {
@@ -19,6 +16,9 @@ std::string as_typed(const CLI::App& app, const std::string& name,
   return name;
 }
 
+// CLI11 2.1 names the option first in an ArgumentMismatch ("--x: 1 required FILE missing",
+// "--x: At Most 1 required but received 2"); we reword those two, which our tests pin. The
+// value's name is the option's type_name ("FILE"); CLI11's default "TEXT" reads "a value".
 std::string mismatch_reason(const CLI::App& app, const std::string& what,
                             const std::vector<std::string>& args) {
   const auto colon = what.find(':');
@@ -55,14 +55,12 @@ std::optional<int> parse_command_line(CLI::App& app, const std::vector<std::stri
   } catch (const CLI::ParseError& e) {
     return usage_error(text, e.what(), err);
   }
-  if (text.forward_unknown) return std::nullopt;
-  for (const auto& extra : app.remaining()) {
-    if (extra.size() > 1 && extra.starts_with('-')) {
-      return usage_error(text, std::string(text.unknown) + " '" + extra + "'", err);
-    }
-    return usage_error(text, "unexpected argument '" + extra + "'", err);
+  if (text.forward_unknown || app.remaining().empty()) return std::nullopt;
+  const std::string extra = app.remaining().front();
+  if (extra.size() > 1 && extra.starts_with('-')) {
+    return usage_error(text, std::string(text.unknown) + " '" + extra + "'", err);
   }
-  return std::nullopt;
+  return usage_error(text, "unexpected argument '" + extra + "'", err);
 }
 
 CLI::Option* add_repeatable(CLI::App& app, const std::string& name,

@@ -1,11 +1,10 @@
 // AcceptBackoff: what the accept loop does after accept(2) fails, most often at the descriptor
-// limit (EMFILE), where the listening socket stays readable and an immediate retry fails again at
-// once: a loop that retried at once spun a core and logged 85 MB in 3 s.
+// limit (EMFILE), where the listening socket stays readable and a loop that retried at once spun
+// a core and logged 85 MB in 3 s.
 //
 // What it is: a state machine fed failures and successes with their time. After a failure the
-// loop waits `wait` before accepting again, doubling from kFirstWait to kLongestWait while the
-// failures go on; a success resets the wait. At most one log line per kLogInterval, carrying the
-// count of failures it stands for.
+// loop waits `wait`, doubling from kFirstWait to kLongestWait while failures go on; a success
+// resets it. At most one log line per kLogInterval, counting the failures it stands for.
 //
 // How it fails: it does not. What it costs: nothing beyond a few integers.
 #pragma once

@@ -32,12 +32,13 @@ void allow_only(const LineContext& at, const Json& object, std::string_view wher
 
 using base::member;
 
-std::string string_member(const LineContext& at, const Json& object, std::string_view where,
-                          std::string_view key, bool required) {
+std::optional<std::string> string_member(const LineContext& at, const Json& object,
+                                         std::string_view where, std::string_view key,
+                                         bool required) {
   const Json* v = member(object, key);
   if (v == nullptr) {
     if (required) at.fail(std::string(where) + " needs \"" + std::string(key) + "\"");
-    return {};
+    return std::nullopt;
   }
   if (!v->is_string()) at.fail(std::string(where) + "." + std::string(key) + " must be a string");
   return v->get<std::string>();
@@ -65,7 +66,7 @@ Json checked_pattern(const LineContext& at, const Json& pattern, std::string_vie
 Json parse_block(const LineContext& at, const Json& block, std::size_t index) {
   const std::string where = "reply.content[" + std::to_string(index) + "]";
   if (!block.is_object()) at.fail(where + " must be an object");
-  const std::string type = string_member(at, block, where, "type", true);
+  const std::string type = *string_member(at, block, where, "type", true);
   if (type == "text") {
     allow_only(at, block, where, {"type", "text"});
     string_member(at, block, where, "text", true);
@@ -96,7 +97,7 @@ Reply parse_reply(const LineContext& at, const Json& value) {
   for (std::size_t i = 0; i < content->size(); ++i) {
     reply.content.push_back(parse_block(at, (*content)[i], i));
   }
-  reply.stop_reason = string_member(at, value, "reply", "stop_reason", false);
+  reply.stop_reason = string_member(at, value, "reply", "stop_reason", false).value_or("");
   if (const Json* usage = member(value, "usage")) {
     if (!usage->is_object()) at.fail("reply.usage must be an object");
     for (auto it = usage->begin(); it != usage->end(); ++it) {
@@ -106,9 +107,7 @@ Reply parse_reply(const LineContext& at, const Json& value) {
     }
     reply.usage = *usage;
   }
-  if (member(value, "model") != nullptr) {
-    reply.model = string_member(at, value, "reply", "model", true);
-  }
+  reply.model = string_member(at, value, "reply", "model", false);
   reply.chunk_chars = count_member(at, value, "reply", "chunk_chars").value_or(0);
   return reply;
 }
@@ -123,9 +122,9 @@ HttpError parse_error(const LineContext& at, const Json& value) {
     at.fail("error.status must be an HTTP error status (400-599)");
   }
   error.status = status->get<int>();
-  error.type = string_member(at, value, "error", "type", false);
+  error.type = string_member(at, value, "error", "type", false).value_or("");
   if (error.type.empty()) error.type = error_type_for_status(error.status);
-  error.message = string_member(at, value, "error", "message", false);
+  error.message = string_member(at, value, "error", "message", false).value_or("");
   if (error.message.empty())
     error.message = "model-stub scripted error " + std::to_string(error.status);
   if (auto retry = count_member(at, value, "error", "retry_after")) {
@@ -146,12 +145,10 @@ StreamFaults parse_faults(const LineContext& at, const Json& value) {
   if (faults.drop_after && faults.error_after) {
     at.fail("stream.drop_after and stream.error_after exclude each other");
   }
-  if (member(value, "error_type") != nullptr) {
-    faults.error_type = string_member(at, value, "stream", "error_type", true);
-  }
-  if (member(value, "error_message") != nullptr) {
-    faults.error_message = string_member(at, value, "stream", "error_message", true);
-  }
+  faults.error_type =
+      string_member(at, value, "stream", "error_type", false).value_or(faults.error_type);
+  faults.error_message =
+      string_member(at, value, "stream", "error_message", false).value_or(faults.error_message);
   return faults;
 }
 
@@ -192,8 +189,8 @@ void parse_header(const LineContext& at, const Json& value, ModelScript& script)
   allow_only(at, value, "header", {"model_script", "name", "description"});
   if (value["model_script"] != 1)
     at.fail("unsupported model_script version " + value["model_script"].dump() + " (expected 1)");
-  script.name = string_member(at, value, "header", "name", false);
-  script.description = string_member(at, value, "header", "description", false);
+  script.name = string_member(at, value, "header", "name", false).value_or("");
+  script.description = string_member(at, value, "header", "description", false).value_or("");
 }
 
 bool ignored(std::string_view line) {

@@ -112,10 +112,6 @@ Json default_usage() {
               {"output_tokens", 10}};
 }
 
-std::string path_of(const std::string& target) {
-  return target.substr(0, target.find('?'));
-}
-
 }  // namespace
 
 ScriptedModel::ScriptedModel(ModelScript script)
@@ -124,7 +120,7 @@ ScriptedModel::ScriptedModel(ModelScript script)
 ApiResponse ScriptedModel::answer(const ApiRequest& request) {
   ++requests_seen_;
   ApiResponse response;
-  const std::string path = path_of(request.target);
+  const std::string path = request.target.substr(0, request.target.find('?'));
   if (path != "/v1/messages") {
     response = error_response(
         404, "not_found_error",

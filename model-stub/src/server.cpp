@@ -23,10 +23,16 @@ using asio::ip::tcp;
 
 constexpr std::uint32_t kMaxHeaderBytes = 1u << 20;
 
-void set_status(http::response_header<>& head, int status) {
-  head.result(static_cast<unsigned>(status));
+template <class Body>
+void set_head(http::response<Body>& head, const ApiResponse& response, unsigned version,
+              bool keep_alive, const char* content_type) {
+  head.version(version);
+  head.result(static_cast<unsigned>(response.status));
   // Beast knows no reason phrase for the API's own 529.
-  if (status == 529) head.reason("Overloaded");
+  if (response.status == 529) head.reason("Overloaded");
+  head.set(http::field::content_type, content_type);
+  for (const auto& [name, value] : response.headers) head.set(name, value);
+  head.keep_alive(keep_alive);
 }
 
 void close_socket(tcp::socket& socket) {
@@ -38,11 +44,7 @@ void close_socket(tcp::socket& socket) {
 asio::awaitable<void> write_json(tcp::socket& socket, const ApiResponse& response, unsigned version,
                                  bool keep_alive) {
   http::response<http::string_body> res;
-  res.version(version);
-  set_status(res.base(), response.status);
-  res.set(http::field::content_type, "application/json");
-  for (const auto& [name, value] : response.headers) res.set(name, value);
-  res.keep_alive(keep_alive);
+  set_head(res, response, version, keep_alive, "application/json");
   res.body() = response.body;
   res.prepare_payload();
   co_await http::async_write(socket, res, asio::use_awaitable);
@@ -52,12 +54,8 @@ asio::awaitable<void> write_json(tcp::socket& socket, const ApiResponse& respons
 asio::awaitable<bool> write_stream(tcp::socket& socket, const ApiResponse& response,
                                    unsigned version, bool keep_alive) {
   http::response<http::empty_body> head;
-  head.version(version);
-  set_status(head.base(), response.status);
-  head.set(http::field::content_type, "text/event-stream");
+  set_head(head, response, version, keep_alive, "text/event-stream");
   head.set(http::field::cache_control, "no-cache");
-  for (const auto& [name, value] : response.headers) head.set(name, value);
-  head.keep_alive(keep_alive);
   head.chunked(true);
   http::response_serializer<http::empty_body> serializer(head);
   co_await http::async_write_header(socket, serializer, asio::use_awaitable);

@@ -25,11 +25,6 @@ EventTime::EventTime(double t) {
   size_ = static_cast<std::size_t>(res.ptr - text_);
 }
 
-void append_line_event(std::string& out, double t, Stream stream, std::string_view bytes, bool more,
-                       bool partial) {
-  append_line_event(out, EventTime(t), stream, bytes, more, partial);
-}
-
 void append_line_event(std::string& out, const EventTime& t, Stream stream, std::string_view bytes,
                        bool more, bool partial) {
   out += t.text();

@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <string_view>
 
 #include "claude/base/subprocess.hpp"
@@ -18,24 +19,21 @@ std::optional<FileIdentity> file_identity(const std::filesystem::path& path) {
 
 std::vector<std::filesystem::path> real_cli_candidates(const RealCliSearch& search) {
   std::vector<std::filesystem::path> out;
-  std::string_view rest = search.path_variable;
-  while (true) {
-    const auto colon = rest.find(':');
-    const std::string_view dir = rest.substr(0, colon);
+  const std::string_view path = search.path_variable;
+  for (std::size_t start = 0; !path.empty() && start <= path.size();) {
+    const std::size_t colon = std::min(path.find(':', start), path.size());
+    const std::string_view dir = path.substr(start, colon - start);
     // An empty PATH entry means the current directory (POSIX).
     out.push_back(std::filesystem::path(dir.empty() ? "." : std::string(dir)) / "claude");
-    if (colon == std::string_view::npos) break;
-    rest.remove_prefix(colon + 1);
+    start = colon + 1;
   }
-  if (search.path_variable.empty()) out.clear();
   const std::filesystem::path home = search.home.value_or("");
   if (!home.empty()) out.push_back(home / ".npm-global/bin/claude");
   out.emplace_back("/usr/local/bin/claude");
-  if (!home.empty()) {
-    out.push_back(home / ".local/bin/claude");
-    out.push_back(home / "node_modules/.bin/claude");
-    out.push_back(home / ".yarn/bin/claude");
-    out.push_back(home / ".claude/local/claude");
+  if (home.empty()) return out;
+  for (const char* in_home : {".local/bin/claude", "node_modules/.bin/claude", ".yarn/bin/claude",
+                              ".claude/local/claude"}) {
+    out.push_back(home / in_home);
   }
   return out;
 }

@@ -58,9 +58,8 @@ Pipe make_pipe() {
 }
 
 // Starts `argv` of the real CLI with the signal mask and dispositions it would have had without
-// the tee, and ended (SIGTERM) when the tee dies, however it dies (SIGKILL included), instead of
-// running on without anyone forwarding or recording its output. With `own_group` the child leads
-// a process group of its own, so what it starts can be ended with it.
+// the tee, ended (SIGTERM) when the tee dies however it dies, and with `own_group` leading a
+// process group of its own, so what it starts can be ended with it.
 pid_t spawn(const TeeConfig& config, std::vector<std::string> argv, std::vector<base::ChildFd> fds,
             bool own_group = false) {
   base::SpawnOptions options;
@@ -84,8 +83,7 @@ std::optional<std::string> version_from_output(const std::string& text) {
   static const RE2 kVersion(R"(([0-9]+\.[0-9]+\.[0-9]+[0-9A-Za-z.+\-]*))");
   std::string version;
   if (RE2::PartialMatch(text, kVersion, &version)) return version;
-  const auto end = text.find('\n');
-  std::string first = text.substr(0, end);
+  std::string first = text.substr(0, text.find('\n'));
   if (first.empty()) return std::nullopt;
   return first;
 }
@@ -111,20 +109,14 @@ std::optional<std::string> probe_version(const TeeConfig& config) {
   std::string text;
   bool timed_out = false;
   char buf[4096];
-  while (text.size() < 4096) {
+  while (text.size() < sizeof buf) {
     const auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-    if (left <= 0) {
-      timed_out = true;
-      break;
-    }
     pollfd p{out.read_end, POLLIN, 0};
-    const int rc = ::poll(&p, 1, static_cast<int>(left));
+    const int rc = left > 0 ? ::poll(&p, 1, static_cast<int>(left)) : 0;
     if (rc < 0 && errno == EINTR) continue;
-    if (rc <= 0) {
-      timed_out = rc == 0;
-      break;
-    }
+    timed_out = rc == 0;
+    if (rc <= 0) break;
     const ssize_t n = ::read(out.read_end, buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
@@ -137,10 +129,9 @@ std::optional<std::string> probe_version(const TeeConfig& config) {
   return version_from_output(text);
 }
 
-// Where the recording queue spills while the recorder lags: never on the recording's own
-// filesystem, where a backlog would take the space the recording needs (a full disk then cut
-// the recording, issue 31). The first of $TMPDIR, /tmp and /var/tmp that is a writable folder on
-// another filesystem; none: no spill file, the queue holds the forwarding back instead.
+// Where the queue spills while the recorder lags: the first of $TMPDIR, /tmp and /var/tmp that is
+// a writable folder on another filesystem than the recording's, whose space a backlog must not
+// take (issue 31). None: the queue holds the forwarding back instead.
 std::filesystem::path spill_directory_of(const std::filesystem::path& recording) {
   const auto parent =
       recording.parent_path().empty() ? std::filesystem::path(".") : recording.parent_path();
@@ -165,8 +156,8 @@ struct RecordingRun {
   std::string events;
 };
 
-// What the threads share; owned jointly so a pump still blocked in read(2) when the session
-// ends (a grandchild holding a pipe, an SDK keeping stdin open) never outlives its state.
+// What the threads share, owned jointly: a pump still blocked in read(2) when the session ends
+// (a grandchild holding a pipe, an SDK keeping stdin open) never outlives its state.
 struct SessionState {
   SessionState(const Redactor& redactor, RecordingWriter& writer_ref)
       : writer(writer_ref),
@@ -227,9 +218,8 @@ std::size_t read_waiting(int fd, char* data, std::size_t size) {
   return done;
 }
 
-// Moves up to `size` bytes from the pipe `src` into the file `fd` at `offset` with splice(2) (one
-// copy, in the kernel); returns how many it moved. Clears `supported` when the file system does
-// not take splice(2).
+// Moves up to `size` bytes from the pipe `src` into the file `fd` at `offset` (splice(2): one copy,
+// in the kernel); returns how many. Clears `supported` when the file system refuses splice(2).
 std::size_t splice_to_file(int src, int fd, std::uint64_t offset, std::size_t size,
                            bool& supported) {
   auto position = static_cast<loff_t>(offset);
@@ -254,13 +244,11 @@ struct PumpState {
   bool dst_grown = false;  // dst's pipe buffer was raised to kPipeBytes
 };
 
-// Forwards and records the bytes already waiting in the pipe src while there are at least
-// kHandOverBytes of them: takes the chunk's place in the queue, forwards with tee(2) (dst gets
-// src's pipe buffers, no copy), then takes the same bytes out of src into the recorder's buffer
-// (read(2)) or into the spill file (splice(2)) and fills the place: one copy per byte. The place
-// is taken before the forward, so the order in the recording stays causal; the pump never blocks
-// while it holds one (a full dst gives it back, then waits), so the recorder never waits for the
-// SDK. Blocking for input stays with pump()'s read(2).
+// While at least kHandOverBytes wait in the pipe src: takes the chunk's place in the queue
+// (before the forward: causal order), forwards with tee(2) (no copy), then moves the same bytes
+// out of src into the recorder's buffer (read(2)) or the spill file (splice(2)) and fills the
+// place: one copy per byte. A full dst gives the place back before waiting, so the recorder never
+// waits for the SDK. Blocking for input stays with pump()'s read(2).
 void forward_waiting(SessionState& state, Stream stream, int src, int dst,
                      std::unique_ptr<char[]>& buffer, PumpState& pump_state) {
   RecordingQueue& queue = state.queue;
@@ -348,10 +336,9 @@ void pump(const std::shared_ptr<SessionState>& state, Stream stream, int src, in
 
 // Turns queued chunks into events and writes them, one write(2) per batch (or per MiB), until
 // the queue is closed and drained. The recorder thread runs it at the lowest priority while the
-// session forwards, so that it only ever uses CPU time the pumps leave; when the session is over
-// (`handing_over`), it stops after its current chunk and the main thread, at its normal
-// priority, records the rest from the same place: a backlog left on a busy machine does not
-// keep the tee (and the SDK waiting for its exit) at nice 19.
+// session forwards; once the session is over (`handing_over`) it stops after its current chunk
+// and the main thread records the rest at normal priority, so a backlog on a busy machine does
+// not keep the tee (and the SDK waiting for its exit) at nice 19.
 void record(SessionState& state, bool background) {
   constexpr std::size_t kWriteBytes = std::size_t{1} << 20;
   RecordingRun& run = state.run;
@@ -374,9 +361,8 @@ void record(SessionState& state, bool background) {
       } else if (chunk.size > 0 && state.queue.load(chunk)) {  // 0: a place given back
         recorder.on_chunk(chunk.bytes(), chunk.t, run.events);
       }
-      // A large chunk's buffer and room serve the next one at once: the next spilled chunk loads
-      // into warm memory instead of faulting in fresh pages, and a pump stops spilling sooner.
-      // Small ones go back with their batch, under one lock.
+      // A large chunk's buffer and room serve the next one at once (a spilled chunk loads into
+      // warm pages, a pump stops spilling sooner); small ones go back with their batch.
       if (chunk.size >= RecordingQueue::kHandOverBytes) state.queue.release(chunk);
       if (run.events.size() >= kWriteBytes) write_events();
     }
@@ -388,9 +374,8 @@ void record(SessionState& state, bool background) {
   }
 }
 
-// The CLI's stdout reached EOF: let the SDK see EOF on ours now, not when the recording is
-// complete (which may take longer when the recorder lags). /dev/null takes the descriptor's
-// place so that number 1 is never reused by a file claude-tee opens later.
+// The CLI's stdout reached EOF: the SDK sees EOF on ours now, not once the recording is
+// complete. /dev/null keeps descriptor 1 taken, so no file claude-tee opens later gets it.
 void release_stdout() {
   const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
   if (null_fd < 0) return;
@@ -440,11 +425,9 @@ ChildOutcome run_tee_session(const TeeConfig& config, RecordingHeader header,
   ::close(err.write_end);
 
   std::thread recorder([state] {
-    // Forwarding comes first: under SCHED_IDLE the recorder runs only on CPU time the pumps leave,
-    // and a pump that wakes up preempts it at once (nice 19 alone still let it finish its time
-    // slice: the p99 of the added latency was 3.4x the floor's, with SCHED_IDLE about 1.3x). Its
-    // backlog waits in the queue, then the spill file. Lowering one's own policy needs no
-    // privilege; if it fails, nice 19 is the fallback.
+    // Under SCHED_IDLE a waking pump preempts the recorder at once (with nice 19 alone it
+    // finished its time slice: p99 added latency 3.4x the floor's, SCHED_IDLE about 1.3x); its
+    // backlog waits in the queue. Lowering one's own policy needs no privilege; else nice 19.
     sched_param idle{};
     if (::pthread_setschedparam(::pthread_self(), SCHED_IDLE, &idle) != 0) {
       ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), kRecorderNice);

@@ -28,8 +28,9 @@ class SharedState {
     std::string recipe;
     for (const auto& site : sites) recipe += site.substr(0, site.find(' ')) + ";";
     auto& seen = hit_sites_[signature];
-    if (seen.size() < kHitSitesKept && seen.emplace(recipe, sites).second) {
-      hit_order_[signature].push_back(recipe);
+    if (seen.size() < kHitSitesKept &&
+        std::ranges::none_of(seen, [&](const auto& hit) { return hit.first == recipe; })) {
+      seen.emplace_back(recipe, sites);
     }
     return inserted;
   }
@@ -42,8 +43,8 @@ class SharedState {
     for (auto& f : findings_) {
       f.hits = hits_[f.violation.signature()];
       f.hit_sites.clear();
-      for (const auto& recipe : hit_order_[f.violation.signature()])
-        f.hit_sites.push_back(hit_sites_[f.violation.signature()][recipe]);
+      for (const auto& [recipe, sites] : hit_sites_[f.violation.signature()])
+        f.hit_sites.push_back(sites);
     }
     return findings_;
   }
@@ -55,8 +56,8 @@ class SharedState {
   std::mutex mutex_;
   static constexpr std::size_t kHitSitesKept = 24;
   std::map<std::string, std::size_t> hits_;
-  std::map<std::string, std::map<std::string, std::vector<std::string>>> hit_sites_;
-  std::map<std::string, std::vector<std::string>> hit_order_;
+  // Per signature: (recipe, sites) in the order first seen.
+  std::map<std::string, std::vector<std::pair<std::string, std::vector<std::string>>>> hit_sites_;
   std::vector<FindingReport> findings_;
 };
 

@@ -87,19 +87,25 @@ bool drop_message_members(ScenarioDoc& best, Search& search) {
 
 // Long strings: message strings over 64 bytes become their first 16; raw and stderr texts over
 // 64 bytes are halved (keeping a final newline) while that still fails.
-void shorten_strings_in(Json& value, std::vector<Json*>& out) {
+void long_strings_in(const Json& value, const Json::json_pointer& at,
+                     std::vector<Json::json_pointer>& out) {
   if (value.is_string() && value.get_ref<const std::string&>().size() > 64) {
-    out.push_back(&value);
-  } else if (value.is_object() || value.is_array()) {
-    for (auto& v : value) shorten_strings_in(v, out);
+    out.push_back(at);
+  } else if (value.is_object()) {
+    for (auto it = value.begin(); it != value.end(); ++it) long_strings_in(*it, at / it.key(), out);
+  } else if (value.is_array()) {
+    for (std::size_t i = 0; i < value.size(); ++i) long_strings_in(value[i], at / i, out);
   }
 }
 
+// The first `bytes` of `text` (a longer text), backed up to the start of a UTF-8 character.
+std::string utf8_head(const std::string& text, std::size_t bytes) {
+  while (bytes > 0 && (static_cast<unsigned char>(text[bytes]) & 0xC0) == 0x80) --bytes;
+  return text.substr(0, bytes);
+}
+
 std::string halved(const std::string& text) {
-  const bool newline = text.ends_with('\n');
-  std::size_t cut = text.size() / 2;
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-  return text.substr(0, cut) + (newline ? "\n" : "");
+  return utf8_head(text, text.size() / 2) + (text.ends_with('\n') ? "\n" : "");
 }
 
 bool shorten_strings(ScenarioDoc& best, Search& search) {
@@ -115,24 +121,15 @@ bool shorten_strings(ScenarioDoc& best, Search& search) {
       }
     }
     if (!best.steps[i].contains("send")) continue;
-    std::vector<Json*> strings;
-    shorten_strings_in(best.steps[i]["send"], strings);
-    for (std::size_t s = 0; s < strings.size() && !search.exhausted(); ++s) {
-      // Rebuild the pointer into the candidate by the same walk.
+    std::vector<Json::json_pointer> strings;
+    long_strings_in(best.steps[i]["send"], Json::json_pointer(), strings);
+    // Shortening a string moves no other: the paths stay valid.
+    for (const auto& at : strings) {
+      if (search.exhausted()) break;
       ScenarioDoc candidate = best;
-      std::vector<Json*> mirror;
-      shorten_strings_in(candidate.steps[i]["send"], mirror);
-      if (s >= mirror.size()) break;
-      std::string text = mirror[s]->get<std::string>();
-      std::size_t cut = 16;
-      while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-      *mirror[s] = text.substr(0, cut);
-      if (search.accept(best, std::move(candidate))) {
-        shrunk = true;
-        strings.clear();
-        shorten_strings_in(best.steps[i]["send"], strings);
-        --s;  // the strings after it moved up by one
-      }
+      Json& text = candidate.steps[i]["send"][at];
+      text = utf8_head(text.get_ref<const std::string&>(), 16);
+      shrunk |= search.accept(best, std::move(candidate));
     }
   }
   return shrunk;

@@ -1,8 +1,6 @@
 // control.*: the control protocol (docs/protocol.md §4–§7) at its edges: requests nobody
 // registered, ids seen twice or never, cancellations racing answers, replies out of order,
 // initialize slow or never answered.
-#include <array>
-
 #include "mutate/mutation_kit.hpp"
 
 namespace claude::fuzzing::kit {
@@ -60,11 +58,7 @@ Site duplicate_request_id(ScenarioDoc& doc, FuzzRng& rng) {
 Site unknown_response_id(ScenarioDoc& doc, FuzzRng& rng) {
   const bool error = rng.chance(1, 2);
   Json response = {{"subtype", error ? "error" : "success"}, {"request_id", "fuzz-unknown-id"}};
-  if (error) {
-    response["error"] = "fuzz: no such request";
-  } else {
-    response["response"] = Json::object();
-  }
+  response[error ? "error" : "response"] = error ? Json("fuzz: no such request") : Json::object();
   insert_at(doc, insert_position(doc, rng),
             {{"send", {{"type", "control_response"}, {"response", response}}}});
   return std::string("control.unknown_response_id ") + (error ? "error" : "success");

@@ -41,20 +41,23 @@ Site byte_at_a_time(ScenarioDoc& doc, FuzzRng& rng) {
   return "framing.byte_at_a_time " + kind_of(step["send"]);
 }
 
-Site crlf(ScenarioDoc& doc, FuzzRng& rng) {
+// A plain send rewritten as raw bytes: its line between `before` and `after`.
+Site rewrite_line(ScenarioDoc& doc, FuzzRng& rng, std::string_view before, std::string_view after,
+                  const std::string& name) {
   const auto i = pick_send(doc, rng, is_plain_send);
   if (!i) return std::nullopt;
   const std::string kind = kind_of(doc.steps[*i]["send"]);
-  doc.steps[*i] = raw_like(doc.steps[*i], line_of(doc.steps[*i]) + "\r\n");
-  return "framing.crlf " + kind;
+  doc.steps[*i] =
+      raw_like(doc.steps[*i], std::string(before) + line_of(doc.steps[*i]) + std::string(after));
+  return name + " " + kind;
+}
+
+Site crlf(ScenarioDoc& doc, FuzzRng& rng) {
+  return rewrite_line(doc, rng, "", "\r\n", "framing.crlf");
 }
 
 Site bom(ScenarioDoc& doc, FuzzRng& rng) {
-  const auto i = pick_send(doc, rng, is_plain_send);
-  if (!i) return std::nullopt;
-  const std::string kind = kind_of(doc.steps[*i]["send"]);
-  doc.steps[*i] = raw_like(doc.steps[*i], "\xEF\xBB\xBF" + line_of(doc.steps[*i]) + "\n");
-  return "framing.bom " + kind;
+  return rewrite_line(doc, rng, "\xEF\xBB\xBF", "\n", "framing.bom");
 }
 
 Site blank_lines(ScenarioDoc& doc, FuzzRng& rng) {

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "claude/base/json.hpp"
+#include "claude/base/line_buffer.hpp"
 
 namespace claude::fuzzing {
 namespace {
@@ -38,19 +39,13 @@ using base::string_member;
 
 // The `result` messages of complete lines of `bytes` (raw steps), BOM and CR tolerated.
 void results_in_bytes(const std::string& bytes, std::vector<Json>& out) {
-  std::size_t at = 0;
-  while (true) {
-    const std::size_t end = bytes.find('\n', at);
-    if (end == std::string::npos) return;
-    std::string_view line(bytes.data() + at, end - at);
-    at = end + 1;
-    if (line.starts_with("\xEF\xBB\xBF")) line.remove_prefix(3);
-    if (line.ends_with('\r')) line.remove_suffix(1);
-    Json value = claude::base::parse_json_or_discarded(line);
+  base::LineBuffer lines;
+  lines.feed(bytes, [&](const base::LineEvent& line) {
+    Json value = base::parse_json_or_discarded(line.text);
     if (!value.is_discarded() && string_member(value, "type") == "result") {
       out.push_back(std::move(value));
     }
-  }
+  });
 }
 
 bool step_ran(const Json& report, std::size_t i) {
@@ -79,6 +74,12 @@ PlayedFacts played_facts(const ScenarioDoc& played, const Json* report) {
   return facts;
 }
 
+// The control_request a `send` step writes, else null.
+const Json* sent_request(const Json& step) {
+  const Json* send = member(step, "send");
+  return send != nullptr && string_member(*send, "type") == "control_request" ? send : nullptr;
+}
+
 std::string subtype_or_none(const Json* request) {
   const std::string subtype = request != nullptr ? string_member(*request, "subtype") : "";
   return subtype.empty() ? "no-subtype" : subtype;
@@ -98,14 +99,12 @@ ControlFacts control_facts(const ScenarioDoc& played, const Json& report) {
   // Requests sent by steps that ran: a chunked send reaches the transcript in pieces.
   std::map<std::string, int> by_steps;
   for (std::size_t i = 0; i < played.steps.size(); ++i) {
-    const Json& step = played.steps[i];
-    if (!step.contains("send") || string_member(step["send"], "type") != "control_request" ||
-        !step_ran(report, i))
-      continue;
-    const std::string id = string_member(step["send"], "request_id");
+    const Json* sent = sent_request(played.steps[i]);
+    if (sent == nullptr || !step_ran(report, i)) continue;
+    const std::string id = string_member(*sent, "request_id");
     if (id.empty()) continue;
     ++by_steps[id];
-    facts.subtype.emplace(id, subtype_or_none(member(step["send"], "request")));
+    facts.subtype.emplace(id, subtype_or_none(member(*sent, "request")));
   }
   static const Json kNone = Json::array();
   const Json* transcript = member(report, "transcript");
@@ -153,10 +152,9 @@ std::optional<std::string> unanswered_request(const ScenarioDoc& played, const J
   const std::string id = response != nullptr ? string_member(*response, "request_id") : "";
   if (id.empty()) return std::nullopt;
   for (std::size_t j = 0; j < played.steps.size(); ++j) {
-    const Json& other = played.steps[j];
-    if (other.contains("send") && string_member(other["send"], "type") == "control_request" &&
-        string_member(other["send"], "request_id") == id && step_ran(report, j)) {
-      return subtype_or_none(member(other["send"], "request"));
+    const Json* sent = sent_request(played.steps[j]);
+    if (sent != nullptr && string_member(*sent, "request_id") == id && step_ran(report, j)) {
+      return subtype_or_none(member(*sent, "request"));
     }
   }
   return std::nullopt;

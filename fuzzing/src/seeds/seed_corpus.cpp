@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <fstream>
-#include <sstream>
 
+#include "claude/base/input_file.hpp"
 #include "claude/base/json.hpp"
 #include "claude/conformance/driver_spec_schema.hpp"
 
@@ -40,10 +40,9 @@ void add_seed(const fs::path& file, std::string id, const LenientBounds& bounds,
       ++load.without_spec;
       return;
     }
-    std::ifstream in(spec_file);
-    std::stringstream text;
-    text << in.rdbuf();
-    Json spec = claude::base::parse_json_or_discarded(text.str());
+    std::string error;
+    const auto text = base::read_input_file(spec_file, error, {base::kMaxConfigFileBytes});
+    Json spec = base::parse_json_or_discarded(text.value_or(""));
     if (!spec.is_object()) {
       load.errors.push_back(spec_file.string() + ":1: not a JSON object (a driver spec)");
       return;

@@ -1,13 +1,11 @@
 // Campaign: the fuzzing loop of `harness fuzz` — mutate a seed, run it, judge it, keep findings.
 //
-// What it is: `jobs` workers share the run; worker w plays executions w, w+jobs, w+2·jobs, …, and
-// execution n draws everything (its seed, its mutations) from FuzzRng(seed, n) and the sites its
-// worker tried before, so one --seed and -j give the same scenarios run after run. Each
-// execution's scenario goes to the Executor (a driver process for `harness fuzz`; anything that
-// returns a RunOutcome for a doc), then to the oracles. The first execution of each new
-// signature is minimized (the minimizer re-runs candidates through the same Executor) and
-// becomes a FindingReport; later hits only count. A seed whose driver says "unsupported"
-// (exit 4) is not drawn again.
+// What it is: worker w of `jobs` plays executions w, w+jobs, …; execution n draws its seed and
+// mutations from FuzzRng(seed, n) and the sites its worker tried, so one --seed and -j give the
+// same scenarios every run. Each scenario goes to the Executor (a driver process for `harness
+// fuzz`; anything returning a RunOutcome), then to the oracles. The first execution of each new
+// signature is minimized (through the same Executor) into a FindingReport; later hits only count.
+// A seed whose driver says "unsupported" (exit 4) is not drawn again.
 //
 // How it fails: it does not throw for anything an SDK does; an Executor that throws ends the run
 // with that exception.

@@ -1,21 +1,18 @@
 // In-process runs: one scenario played by fake-claude's Engine against the C++ SDK in the same
 // process, through the SDK's InMemoryTransport — the fast path of fuzz/fuzz_sdk_session.
 //
-// What it is: the C++ driver's own session logic (drivers/cpp, the spec in the doc's header)
-// with its transport replaced: a pump thread feeds the SDK's frames to the Engine, runs the
-// Engine's clock, frames the Engine's stdout bytes with the SDK's LineBuffer (so the framing
-// mutators reach the SDK's line handling as a pipe would) and pushes the lines to the SDK; the
-// Engine's ending becomes the stream's exit status. The result is a RunOutcome like a driver
-// process gives (observations, exit 0/3, the Engine's report), so the same oracles judge it.
-// Not supported here, and refused with nullopt: print mode, specs with control calls, and
-// scenarios with a `hang` step.
+// What it is: the C++ driver's session logic (drivers/cpp, the spec in the doc's header) with a
+// pump thread in place of the CLI: it feeds the SDK's frames to the Engine, runs the Engine's
+// clock, and frames the Engine's stdout with the SDK's LineBuffer (so framing mutators reach the
+// SDK's line handling as through a pipe); the Engine's ending becomes the exit status. The
+// result is a RunOutcome like a driver process gives, so the same oracles judge it.
 //
-// How it fails: nullopt for what it does not support or a doc that does not load; a session
-// that outlives the spec's timeout_ms ends the stream (exit 3, a timeout observation). A crash
-// of the SDK is a crash of the process, which is what a fuzzer wants.
+// How it fails: nullopt for a doc that does not load and for what is not supported (print mode,
+// specs with control calls, `hang` steps); a session past the spec's timeout_ms ends the stream
+// (exit 3, a timeout observation). A crash of the SDK is a crash of the process, as a fuzzer
+// wants.
 //
-// What it costs: the SDK's threads plus one pump thread per run; the pump wakes every
-// millisecond while the session lasts.
+// What it costs: the SDK's threads plus one pump thread per run, waking every millisecond.
 #pragma once
 
 #include <optional>

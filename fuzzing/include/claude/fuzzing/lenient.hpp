@@ -1,16 +1,13 @@
 // The lenient rewrite: what turns a conformance case or a recording into a fuzzing seed, so that
 // the SDK's behaviour, not the scenario's expectations, decides how a mutated session goes.
 //
-// What it does: the header becomes non-strict (leftover SDK lines are fine), loses its argv/env
-// requirements and the conformance `observe*` patterns, and gets short waits (`timeout_ms`,
-// every `within_ms` and `sleep_ms` capped at `wait_ms`, except that a `request` or an `expect` of
-// a control_response waits `answer_ms` for the SDK's answer, which the control oracle judges);
-// the driver spec's `timeout_ms` is capped
-// at `session_ms`, the bound after which a session counts as hung. `expect` patterns keep only
-// what routes the session — `type`, `subtype`, `request_id` strings and `$capture`s — so an SDK
-// line that differs in detail still moves the scenario on, and an `expect` of a control_response
-// or an `expect_response` accepts any answer, success or error (the control oracle, not the
-// pattern, judges answers).
+// What it does: the header becomes non-strict, loses argv/env and the `observe*` patterns, and
+// every wait (`timeout_ms`, `within_ms`, `sleep_ms`) is capped at `wait_ms`, except that a
+// `request` or an `expect` of a control_response waits `answer_ms` for the SDK's answer; the
+// driver spec's `timeout_ms` is capped at `session_ms`, past which a session counts as hung.
+// `expect` patterns keep only what routes the session (`type`, `subtype`, `request_id` strings
+// and `$capture`s), and any answer, success or error, satisfies an expected control_response or
+// `expect_response`: the control oracle, not the pattern, judges answers.
 //
 // How it fails: it does not; a doc that did not load before may still not load after.
 //

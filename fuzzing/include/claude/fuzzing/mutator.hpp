@@ -14,7 +14,6 @@
 #pragma once
 
 #include <cstddef>
-#include <functional>
 #include <optional>
 #include <set>
 #include <span>

@@ -1,12 +1,10 @@
 // Seeds: the scenarios `harness fuzz` mutates, read from scenario directories (docs/fuzz.md).
 //
-// What it is: every `*.ndjson` below each directory that loads as a scenario or a recording
-// and that says what the SDK must do — its header's `driver` spec, or a `spec.json` beside it
-// (recorded sets, scenarios/recorded/cli-*/CASE/) — turned into a ScenarioDoc, made lenient
-// (lenient.hpp), with that spec in its header. Model scripts and model logs of recorded sets are
-// not scenarios and are passed over, as are scenarios without a spec (they name no SDK action).
-// `exclude` globs (fnmatch, `*` also crosses '/') drop a seed when they match its path relative
-// to its directory, its full path or its scenario name.
+// What it is: every `*.ndjson` below each directory that loads as a scenario or a recording and
+// names what the SDK must do (a `driver` spec in its header, or a `spec.json` beside it, as in
+// scenarios/recorded/cli-*/CASE/), as a lenient ScenarioDoc with that spec in its header. Model
+// scripts and logs, and scenarios without a spec, are passed over. `exclude` globs (fnmatch, `*`
+// also crosses '/') drop a seed matching its path below its directory, its full path or its name.
 //
 // How it fails: a file that does not load, or a spec.json that is not a JSON object, is an
 // error "file:line: reason"; callers stop with exit 2 before anything runs.
@@ -24,8 +22,7 @@
 namespace claude::fuzzing {
 
 struct Seed {
-  std::string
-      id;  // the seed directory's name and the path below it: "conformance/perm/allow.ndjson"
+  std::string id;  // directory name and path below it: "conformance/perm/allow.ndjson"
   std::filesystem::path file;
   ScenarioDoc doc;  // lenient, with the driver spec in its header
 };

@@ -1,9 +1,9 @@
 // ApiRequest / ApiResponse: one HTTP exchange of the fake Messages API, as plain values.
 //
-// What it is: the boundary between the socket shell (server.hpp) and the request-handling core
-// (scripted_model.hpp). The core takes an ApiRequest and returns an ApiResponse that says exactly
-// what to put on the wire — status, headers, a JSON body or a list of SSE events, and any fault
-// (drop the connection after N events, pause between events) — so it is tested without sockets.
+// What it is: the boundary between the socket shell (server.hpp) and the core
+// (scripted_model.hpp). An ApiResponse says exactly what to put on the wire (status, headers, a
+// JSON body or SSE events, and faults: drop the connection after N events, pause between events),
+// so the core is tested without sockets.
 //
 // How it fails: these are values; nothing here throws except std::bad_alloc.
 // What it costs: the request body is held once as text; events are small JSON values.

@@ -1,17 +1,14 @@
 // ModelScript: what model-stub answers, loaded from a model script file (docs/model-stub.md).
 //
-// What it is: the parsed form of an NDJSON file. Line 1 is a header
-// (`{"model_script":1,"name":…}`); every other non-blank line that does not start with '#' is a
-// rule. A rule says when it applies (`when`: patterns over the last user text, the last
-// tool_result, or the whole request body, in the scenario pattern language), how often (`times`),
-// and what to answer: a `reply` (content blocks, stop_reason, usage, stream faults) or an HTTP
-// `error` (429 with retry-after, 500, 529, …). Rules are tried in file order; the first one that
-// matches and is not used up answers.
+// What it is: the parsed NDJSON file. Line 1 is a header (`{"model_script":1,"name":…}`); every
+// other line that is not blank or a '#' comment is a rule: when it applies (`when`: patterns over
+// the last user text, the last tool_result or the whole body), how often (`times`), and a `reply`
+// (content blocks, stop_reason, usage, stream faults) or an HTTP `error`. Rules are tried in file
+// order; the first that matches and is not used up answers.
 //
 // How it fails: `parse_model_script` and `load_model_script` throw ModelScriptError naming
-// `file:line` and the reason for the first problem (invalid JSON, unknown key, wrong type, bad
-// pattern or RE2, a missing header). Unknown keys are errors, so a typo never silently widens a
-// rule.
+// `file:line` and the first problem (invalid JSON, unknown key, wrong type, bad pattern or RE2,
+// no header). Unknown keys are errors, so a typo never silently widens a rule.
 //
 // What it costs: one pass over the file; every pattern is checked (and its RE2 compiled) once.
 #pragma once

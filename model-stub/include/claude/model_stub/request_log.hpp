@@ -1,23 +1,18 @@
-// RequestLog: one NDJSON line per request model-stub served, for tests and for drift reports.
+// RequestLog: one NDJSON line per request model-stub served, for tests and drift reports.
 //
 // What it is: each line is
 //   {"seq":N,"t":seconds since the log opened,"method":…,"target":…,"headers":{name:value},
 //    "body":<the request JSON, or its text when it is not JSON>,"status":…,"rule_line":N|null,
 //    "outcome":…}
-// Header names are lower-cased; the values of x-api-key, authorization, proxy-authorization,
-// cookie and set-cookie are replaced by "[redacted]" before anything is written, and each line
-// then passes through the recorder's redaction rules (claude/recorder/redactor.hpp: keys, bearer
-// and basic credentials, token fields, also inside escaped JSON strings of prompts and tool
-// results), so a log holds no key the rules know. Each line is flushed as it is written, so a
-// killed stub leaves a valid file.
-//
-// The file is created 0600 and never through a symlink; an existing path is refused unless
-// `replace` (model-stub --force), the one rule of claude/base/private_file.hpp.
+// Header names are lower-cased and secret headers' values (is_secret_header) become
+// "[redacted]"; each line then passes through the recorder's redaction rules (redactor.hpp), so a
+// log holds no key those rules know. Lines are written as they come: a killed stub leaves a valid
+// file. The file follows claude/base/private_file.hpp (0600, no symlink, refused unless
+// `replace`: model-stub --force).
 //
 // How it fails: the constructor throws std::runtime_error (naming the path and the reason) when
 // the file cannot be created; `record` throws std::runtime_error when a write fails.
-// What it costs: one serialisation of the request body per request (bodies of the real CLI are
-// tens of KiB: a system prompt and the tool list).
+// What it costs: one serialisation of the request body per request (tens of KiB from the CLI).
 #pragma once
 
 #include <chrono>

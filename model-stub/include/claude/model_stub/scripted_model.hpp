@@ -1,18 +1,16 @@
 // ScriptedModel: the request-handling core of model-stub — an ApiRequest in, an ApiResponse out.
 //
 // What it is: a fake of the Anthropic Messages API driven by a ModelScript. `POST /v1/messages`
-// (any query string) is answered by the first rule that matches and is not used up: a streamed
-// SSE reply when the body says `"stream":true`, a JSON message otherwise (the CLI's `set_model`
-// probe), or the rule's HTTP error. Every other path or method, a body that is not a JSON request,
-// and a request no rule matches get an Anthropic-style error body
-// (`{"type":"error","error":{"type":…,"message":…}}`) with the matching status; none of them
-// throws. Message ids (`msg_stub_N`) and generated tool_use ids (`toolu_stub_N`) count up per
-// instance, so a run is reproducible.
+// (any query string) is answered by the first matching rule not used up: SSE when the body says
+// `"stream":true`, a JSON message otherwise (the CLI's `set_model` probe), or the rule's HTTP
+// error. Message ids (`msg_stub_N`) and generated tool_use ids (`toolu_stub_N`) count up per
+// instance, so a run is reproducible. Not thread-safe: the server calls it from one thread.
 //
-// How it fails: it does not throw for any request; problems become error responses whose message
-// names the request number and, for unmatched requests, the script file and the last user text.
+// How it fails: never throws for a request. Other paths and methods, bodies that are not a JSON
+// request and requests no rule matches get an Anthropic-style error body
+// (`{"type":"error","error":{"type":…,"message":…}}`) naming the request number and, when
+// unmatched, the script file and the last user text.
 // What it costs: one JSON parse of the body, then one pattern walk per rule tried.
-// Not thread-safe: the server calls it from one thread.
 #pragma once
 
 #include <cstddef>

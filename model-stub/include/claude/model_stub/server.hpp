@@ -1,19 +1,16 @@
 // Server: the Boost.Beast HTTP/1.1 shell around ScriptedModel, listening on 127.0.0.1 only.
 //
-// What it is: accepts connections on the loopback address (never any other interface), reads
-// requests with keep-alive, hands each one to ScriptedModel as an ApiRequest and writes the
-// ApiResponse: a JSON body, or `text/event-stream` with one HTTP chunk per SSE event, pausing and
-// dropping the connection where the response says so. Each request is recorded in the RequestLog
-// when one is given. A request Beast cannot parse gets a 400 Anthropic-style error and the
-// connection is closed. Everything runs on the io_context's thread (coroutines, no locks).
+// What it is: reads keep-alive requests, hands each to ScriptedModel as an ApiRequest and writes
+// the ApiResponse: a JSON body, or `text/event-stream` with one HTTP chunk per SSE event, pausing
+// and dropping the connection where the response says so; each exchange goes to the RequestLog
+// when one is given. Everything runs on the io_context's thread (coroutines, no locks).
 //
 // How it fails: the constructor throws boost::system::system_error when the port cannot be
-// bound. A connection that fails (peer gone, write error) is closed and reported on stderr; the
-// server keeps serving the others. A RequestLog write failure is reported the same way. A
-// connection that sends nothing, or too slowly, is closed at its timeout (ServerLimits); a
-// request whose body would take the bodies being received past the budget gets a 529
-// overloaded_error and the connection is closed. When accept(2) fails (the descriptor limit),
-// the loop backs off (10 ms doubling to 1 s) and logs at most once per 10 s.
+// bound. A connection that fails (peer gone, write or log error) is closed and reported on
+// stderr; the others go on. A request Beast cannot parse gets a 400 Anthropic-style error, one
+// past the body budget a 529 overloaded_error, and its connection is closed; a connection too
+// slow for its timeout (ServerLimits) is closed. When accept(2) fails (the descriptor limit), the
+// loop backs off (10 ms doubling to 1 s) and logs at most once per 10 s.
 // What it costs: two coroutines, a timer and a buffer per connection; request bodies up to
 // ServerLimits::max_body_bytes each and body_budget_bytes in all.
 #pragma once

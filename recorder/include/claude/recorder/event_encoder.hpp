@@ -24,10 +24,11 @@ enum class Stream : std::uint8_t { in, out, err };
 [[nodiscard]] std::string_view stream_name(Stream stream) noexcept;
 
 // The `{"t":T` that opens an event, formatted once for all the lines of one chunk (they share
-// its read time; formatting a double costs about as much as escaping a short line).
+// its read time; formatting a double costs about as much as escaping a short line). A plain
+// `double` converts, for a single event.
 class EventTime {
  public:
-  explicit EventTime(double t);
+  EventTime(double t);
   [[nodiscard]] std::string_view text() const noexcept { return {text_, size_}; }
 
  private:
@@ -38,8 +39,6 @@ class EventTime {
 // {"t":T,"dir":D,"line":…|"line_b64":…[,"more":true][,"partial":true]}\n
 void append_line_event(std::string& out, const EventTime& t, Stream stream, std::string_view bytes,
                        bool more, bool partial);
-void append_line_event(std::string& out, double t, Stream stream, std::string_view bytes, bool more,
-                       bool partial);
 // {"t":T,"eof":D}\n
 void append_eof_event(std::string& out, double t, Stream stream);
 // {"t":T,"exit":CODE}\n

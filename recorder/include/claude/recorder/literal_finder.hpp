@@ -1,15 +1,13 @@
 // LiteralFinder: does a text contain a given literal? The Redactor's prefilter: most rules can
 // only match where some literal occurs (every Anthropic key contains `sk-ant-`), and looking for
-// a literal is far cheaper than running RE2 over every forwarded line.
+// one is far cheaper than running RE2 over every forwarded line.
 //
-// What it is: a substring test, case-sensitive or ASCII case-insensitive (only ASCII letters fold;
-// every other byte must be equal).
+// What it is: a substring test, case-sensitive or ASCII case-insensitive (only ASCII letters fold).
 //
 // How it fails: it does not. An empty literal is found in every text.
 //
-// What it costs: one pass over the text with the C library's memchr: std::string_view::find when
-// case matters; without case, memchr for each case of the literal's first byte, each candidate
-// then compared in full.
+// What it costs: one memchr pass over the text (string_view::find; without case, one memchr for
+// each case of the first byte, each candidate then compared in full).
 #pragma once
 
 #include <string>

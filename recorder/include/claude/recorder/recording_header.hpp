@@ -1,14 +1,10 @@
 // The first line of a recording: what was run, where, with which CLI, and the environment names
 // that shape the CLI's behaviour (those starting with CLAUDE or ANTHROPIC).
 //
-// Secrets: every value passes through the Redactor; values of variables whose names end in
-// _KEY, _TOKEN, _SECRET or _PASSWORD are replaced whole by `<redacted:env:NAME>`, and
-// `add_secret_env_rules` (redactor.hpp) teaches the Redactor those values so they are also removed
-// from the stream lines.
-//
-// Local paths: by default (hide_local_paths) no absolute path of this machine is kept: the
-// recording's own path and the real CLI's path become their file names, the working directory
-// becomes `.` and the home folder `~`, wherever they occur in argv, env values, cwd and cli.
+// Secrets: every value passes through the Redactor; values of secret-named variables
+// (is_secret_env_name) become `<redacted:env:NAME>`, and add_secret_env_rules (redactor.hpp)
+// removes those values from the stream lines too. Local paths: hide_local_paths (the default)
+// keeps no absolute path of this machine (see LocalPaths).
 //
 // How it fails: it does not; bytes that are not UTF-8 in argv or cwd are replaced by U+FFFD in
 // the header only (forwarding is unaffected).

@@ -1,33 +1,27 @@
-// RecordingQueue: carries the copies of forwarded chunks from claude-tee's pump threads to its
-// recorder thread, so that recording (line splitting, redaction, encoding, the file write) never
-// runs on a forwarding thread.
+// RecordingQueue: carries copies of forwarded chunks from claude-tee's pump threads to its
+// recorder thread, so recording (splitting, redaction, encoding, writing) never runs on a
+// forwarding thread.
 //
-// What it is: a bounded multi-producer, single-consumer FIFO of chunks (stream, read time, bytes)
-// and end-of-stream marks. A pump pushes a chunk right after reading it and *before* forwarding
-// it, so the FIFO order is causal across streams. A chunk of at least kHandOverBytes takes the
-// pump's read buffer itself (the pump continues with a recycled one, take_buffer); a smaller one
-// is copied. The consumer takes everything queued in one batch; after a batch of less than
-// kHandOverBytes it lingers (1 ms by default) first, so a chatty session costs about one wake-up
-// per linger period instead of one per line.
+// What it is: a bounded multi-producer, single-consumer FIFO of chunks and end-of-stream marks.
+// A pump pushes a chunk after reading it and *before* forwarding it, so the order is causal
+// across streams. A chunk of at least kHandOverBytes takes the pump's read buffer itself (the
+// pump goes on with a recycled one); a smaller one is copied. The consumer takes all that is
+// queued in one batch, and after a small batch lingers (1 ms) first: about one wake-up per
+// linger period instead of one per line.
+// Zero-copy (pipe to pipe with tee(2)): reserve() takes a chunk's place before the forward, under
+// push()'s rules; commit() fills it or cancel() gives it up. The consumer only takes the committed
+// prefix, so a pump must never block while it holds a place. A spill place's bytes go into the
+// spill file (splice(2)); what did not get there commit() writes or keeps in memory.
 //
-// How it fails: it never drops a chunk while open. Past the memory bound (16 MiB) a chunk's bytes
-// go to an unlinked spill file in the spill directory (written by the pump, read back by the
-// consumer), up to the spill bound (1 GiB of backlog; the file is rewound whenever the consumer
-// catches up). Without a spill directory, past the spill bound, or when the spill file cannot be
-// created or written, push() waits for the consumer to release room (back-pressure: forwarding
-// slows to the recorder's pace instead of losing data). After close(), push() discards and never
-// waits, and pop_batch() returns what is left, then false.
-//
-// The zero-copy path (pipe to pipe with tee(2), before the bytes reach user space): reserve()
-// takes the chunk's place in the FIFO before the forward, with push()'s bound, spill and
-// back-pressure rules (it waits before taking the place, never after); commit() fills it,
-// cancel() gives it up. The consumer only takes the committed prefix, so the order stays causal
-// and a pump must never block while it holds a place. A spill place says where in the spill file
-// the bytes go (splice(2)); what the pump could not put there commit() writes (pwrite(2)) or,
-// when the spill file fails, keeps in memory. At close(), places not yet committed are dropped.
+// How it fails: it never drops a chunk while open. Past the memory bound (16 MiB) bytes go to an
+// unlinked spill file, up to 1 GiB of backlog (rewound whenever the consumer catches up). Without
+// a spill directory, past that bound, or when the file fails, push() waits for room
+// (back-pressure: forwarding slows to the recorder's pace, nothing is lost). After close(),
+// pushes are discarded without waiting, uncommitted places are dropped, and pop_batch() returns
+// what is left, then false.
 //
 // What it costs: one mutex acquisition per push (reserve() and commit(): one each), one memcpy
-// for small chunks, a futex wake only when the consumer sleeps idle; memory up to the bound plus a
+// per small chunk, a futex wake only when the consumer sleeps idle; memory up to the bound plus a
 // few recycled 256 KiB buffers; while the recorder lags, one pwrite(2) (or splice(2)) and one
 // pread(2) per spilled chunk, and disk space for the backlog.
 #pragma once

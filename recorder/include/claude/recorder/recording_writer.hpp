@@ -1,26 +1,19 @@
-// RecordingWriter: the recording file — created once, never overwritten, appended to by several
-// pump threads, every batch of events written as soon as it is produced.
+// RecordingWriter: the recording file — created once, never overwritten, appended to by the
+// recorder thread in causal order, every batch of events written as soon as it is produced.
 //
-// What it is: a file descriptor opened with O_CREAT|O_EXCL and mode 0600, a buffer of encoded
-// events, and a gate: events queued before the header is written wait in memory (claude-tee
-// starts forwarding at once, while the header still waits for the real CLI's version) and are
-// written right after it. Events reach the kernel with one write(2) per batch and no user-space
-// buffering, so a SIGKILLed process leaves every event it had flushed; no fsync is done (a
-// machine crash may lose the tail).
-//
-// Ordering: events are written in the order they are appended. claude-tee appends from its one
-// recorder thread, which takes chunks in the causal order of its RecordingQueue.
+// What it is: a descriptor opened O_CREAT|O_EXCL, mode 0600, and a gate: events queued before the
+// header is written (claude-tee forwards at once; the header waits for the CLI's version) are
+// written right after it. One write(2) per batch and no user-space buffering, so a SIGKILLed
+// process leaves every event it had flushed; no fsync (a machine crash may lose the tail).
 //
 // How it fails: `create` throws RecordingError naming the path and errno text. A failing write
-// afterwards (a full disk) does not end the recording: the bytes not written stay first in line
-// (a line cut by a short write is finished later, never torn) and every later flush tries again.
-// While the file stays unwritable the session goes on: up to kMaxUnwrittenBytes of events wait
-// in memory, and events past that are dropped whole and counted. Once a write succeeds again, a
-// gap event
+// afterwards (a full disk) does not end the session: unwritten bytes stay first in line (a line
+// cut by a short write is finished later, never torn) and every flush retries. Up to
+// kMaxUnwrittenBytes of events wait in memory; later ones are dropped whole and counted, and
+// once a write succeeds a gap event takes their place:
 //   {"t":T,"gap":{"events":N,"bytes":B,"reason":"No space left on device"}}
-// (T: the first dropped event's time) is written where they were. close_with() keeps trying
-// for kCloseRetry before it gives up. `losses()` describes every byte that did not reach the
-// file, for claude-tee's closing stderr line.
+// (T: the first dropped event's time). close_with() retries for kCloseRetry. `losses()`
+// describes every byte that did not reach the file, for claude-tee's closing stderr line.
 //
 // What it costs: one mutex per append and one write(2) per flush; while the disk is full, one
 // failing write(2) per flush and up to kMaxUnwrittenBytes of memory.

@@ -1,26 +1,21 @@
-// Redactor: removes secrets from claude-tee's copies before they reach the recording file.
+// Redactor: removes secrets from claude-tee's copies (never from forwarded bytes) before they
+// reach the recording; fake-claude's reports and stderr use the same rules (library
+// claude::recorded_text, which needs only RE2 and simdjson).
 //
-// What it is: an ordered list of named RE2 rules. Every match of a rule becomes
-// `<redacted:NAME>`; when the rule has a capturing group, only what the first group matched is
-// replaced, so `"access_token":"…"` keeps its key and stays valid JSON. Built-in rules cover
-// Anthropic API keys and OAuth tokens (`sk-ant-…`), bearer tokens, `Authorization: Basic`
-// credentials, the user:password of a URL, OAuth token fields and `client_secret`, also inside
-// JSON strings nested at any depth and with JSON escapes in the value (see builtin_rules()).
-// Users add rules from a file (one `name<TAB>RE2` per line), and claude-tee adds the values of
-// secret-named environment variables as literal rules. Forwarded bytes are never touched: the
-// redactor only ever sees copies.
+// What it is: an ordered list of named RE2 rules. A match becomes `<redacted:NAME>`; with a
+// capturing group only the first group is replaced, so `"access_token":"…"` keeps its key and
+// stays JSON. Built-in rules cover `sk-ant-…` keys and OAuth tokens, bearer tokens,
+// `Authorization: Basic`, a URL's user:password, OAuth token fields and `client_secret`, also in
+// JSON strings nested at any depth (builtin_rules()). Users add rules from a file
+// (`name<TAB>RE2` per line); claude-tee adds secret-named environment values as literals.
 //
 // How it fails: a rule that RE2 rejects throws RedactionError naming its origin (`file:line`)
 // and RE2's reason; an unreadable rules file throws too. Redacting never fails.
 //
-// claude-tee and fake-claude (its reports and stderr) share these rules: the library is
-// claude::recorded_text, which needs RE2 (and simdjson for its UTF-8 check) only.
-//
 // What it costs: a prefilter, then RE2 only where a rule may match. Built-in and literal rules
-// carry a literal every match contains (`sk-ant-`, `bearer`, …), found with a LiteralFinder
-// (memchr; the built-in anchors together about 1.3 GB/s); users' rules have none, and one RE2
-// scan over their union runs on every text (per chunk of lines, see may_match_any_line). Lines
-// without secrets are not copied. Rules using \A or \z are only honoured per line.
+// carry a literal every match contains (`sk-ant-`, `bearer`, …), found by memchr (LiteralFinder,
+// about 1.3 GB/s for all built-in anchors); users' rules have none, so one RE2 scan over their
+// union runs on every text. Lines without secrets are not copied. \A and \z hold per line only.
 #pragma once
 
 #include <filesystem>

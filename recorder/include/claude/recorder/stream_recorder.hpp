@@ -1,9 +1,8 @@
-// StreamRecorder: turns the copy of one forwarded stream (stdin, stdout or stderr) into encoded
-// recording events — split into lines, redacted, escaped — ready to be appended to the file.
+// StreamRecorder: turns the copy of one forwarded stream into encoded recording events (split
+// into lines, redacted, escaped), ready to be appended to the file.
 //
-// What it is: the pure core of the recorder, bytes and timestamps in, NDJSON text out, so it is
-// tested without processes. One instance per stream; not thread-safe (claude-tee's recorder thread
-// owns all three).
+// What it is: the pure core of the recorder, bytes and timestamps in, NDJSON text out, tested
+// without processes. One instance per stream; not thread-safe.
 //
 // How it fails: it does not; no byte is dropped (long lines become `more` pieces, invalid UTF-8
 // becomes `line_b64`).

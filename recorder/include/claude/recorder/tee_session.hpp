@@ -1,20 +1,18 @@
-// TeeSession: claude-tee's process shell — runs the real CLI with three pipes, forwards the
-// three streams byte for byte, hands copies to the recorder, and passes the CLI's end through.
+// TeeSession: claude-tee's process shell — runs the real CLI on three pipes, forwards the
+// streams byte for byte, hands copies to the recorder and passes the CLI's end through.
 //
-// What it is: one thread per stream doing read(2) → hand a copy to the RecordingQueue → write(2),
-// with blocking I/O on the tee's own descriptors (they are shared with the caller), and one
-// recorder thread under SCHED_IDLE that turns the queued copies into events and writes them, so
-// forwarding never waits for the recording while the queue has room; the main thread records
-// what is left once the CLI is gone. Signals (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2)
-// sent to the tee go to the CLI; SIGPIPE is ignored, so a reader that went away stops forwarding
-// on that stream while the recording continues.
+// What it is: per stream, a thread doing read(2) → queue a copy (RecordingQueue) → write(2) on
+// the tee's own blocking descriptors, and one recorder thread under SCHED_IDLE that encodes and
+// writes the copies, so forwarding never waits for the recording while the queue has room; the
+// main thread records what is left once the CLI is gone. SIGINT, SIGTERM, SIGHUP, SIGQUIT,
+// SIGUSR1 and SIGUSR2 go to the CLI; SIGPIPE is ignored, so a reader that went away stops the
+// forwarding of its stream, not the recording.
 //
-// How it fails: `run` throws TeeError when the CLI cannot be started (the recording file is then
-// removed). Everything after the start is reported in the outcome, never thrown.
+// How it fails: `run_tee_session` throws TeeError when the CLI cannot be started (the caller then
+// removes the recording). Everything after the start is reported in the outcome, never thrown.
 //
 // What it costs: four threads, a 256 KiB buffer per stream, up to 16 MiB of queued copies (then
-// the spill file, see RecordingQueue), and a one-off `<cli> --version` probe in parallel with
-// the session (skipped when the version is given).
+// the spill file), and a `<cli> --version` probe beside the session (unless the version is given).
 #pragma once
 
 #include <chrono>
