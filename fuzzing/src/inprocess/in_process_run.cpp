@@ -73,8 +73,10 @@ class EnginePump {
   // every line, answered every control request of the CLI's, and written nothing for kQuiet), the
   // Engine's next deadline is reached at once instead of waited for: fake-claude's sleeps and waits
   // cost nothing, and a run takes milliseconds. A CLI request still unanswered keeps real time
-  // going: the SDK's callback may be running (driver specs delay some on purpose).
-  static constexpr auto kQuiet = std::chrono::milliseconds(2);
+  // going: the SDK's callback may be running (driver specs delay some on purpose). kQuiet is 20 ms,
+  // not less: under ASan on a slow 2-core VM the SDK took over 2 ms to write its next line, and the
+  // Engine skipped past the wait for it (the result went missing in 60% of runs at 2 ms).
+  static constexpr auto kQuiet = std::chrono::milliseconds(20);
 
   claude::emulator::Millis now() const {
     return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started_).count() +
