@@ -32,10 +32,7 @@ constexpr LenientBounds kBounds{200, 1500, 3000};
 
 // Loaded once before fuzzing starts: libFuzzer's per-input timeout does not run during
 // LLVMFuzzerInitialize, and the load (every bundled case, parsed) is slow under a sanitizer.
-std::vector<Seed>& seeds() {
-  static std::vector<Seed> usable;
-  return usable;
-}
+std::vector<Seed> usable_seeds;
 
 }  // namespace
 
@@ -43,12 +40,12 @@ extern "C" int LLVMFuzzerInitialize(int* /*argc*/, char*** /*argv*/) {
   auto load =
       load_seeds({std::string(CLAUDE_HARNESS_SOURCE_DIR) + "/scenarios/conformance"}, {}, kBounds);
   for (auto& seed : load.seeds)
-    if (runs_in_process(seed.doc)) seeds().push_back(std::move(seed));
+    if (runs_in_process(seed.doc)) usable_seeds.push_back(std::move(seed));
   return 0;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const auto& all = seeds();
+  const auto& all = usable_seeds;
   if (size < 8 || all.empty()) return 0;
   std::uint64_t seed_value = 0;
   std::memcpy(&seed_value, data, sizeof seed_value);
