@@ -176,6 +176,10 @@ struct SessionState {
   std::mutex mutex;
   std::condition_variable changed;
   int outputs_done = 0;  // stdout and stderr pumps that reached EOF
+  // How the CLI's output moves after it exits (see run_tee_session): output pumps between a read
+  // and their next read (forwarding to a slow SDK perhaps), and reads by output pumps so far.
+  std::atomic<int> outputs_forwarding{0};
+  std::atomic<std::uint64_t> output_reads{0};
 
   double seconds() const { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
@@ -315,10 +319,15 @@ void pump(const std::shared_ptr<SessionState>& state, Stream stream, int src, in
   std::unique_ptr<char[]> buffer = queue.take_buffer(stream);
   PumpState pump_state;
   pump_state.zero_copy = is_pipe(src) && is_pipe(dst);
+  const bool output = stream != Stream::in;
   while (true) {
     const ssize_t n = ::read(src, buffer.get(), RecordingQueue::kBufferBytes);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
+    if (output) {
+      ++state->output_reads;
+      ++state->outputs_forwarding;
+    }
     const double t = state->seconds();
     const auto size = static_cast<std::size_t>(n);
     char* const data = buffer.get();
@@ -329,6 +338,7 @@ void pump(const std::shared_ptr<SessionState>& state, Stream stream, int src, in
     if (size >= kBulkReadBytes && pump_state.zero_copy && pump_state.forwarding) {
       forward_waiting(*state, stream, src, dst, buffer, pump_state);
     }
+    if (output) --state->outputs_forwarding;
   }
   queue.push_eof(stream, state->seconds());
   if (close_dst_at_eof) ::close(dst);
@@ -468,8 +478,15 @@ ChildOutcome run_tee_session(const TeeConfig& config, RecordingHeader header,
   }
 
   {
+    // What the CLI wrote is forwarded and recorded however slowly the SDK reads it; only outputs
+    // that stay silent for drain_timeout (a grandchild holding the pipes) are given up.
     std::unique_lock lock(state->mutex);
-    state->changed.wait_for(lock, config.drain_timeout, [&] { return state->outputs_done == 2; });
+    std::uint64_t reads = state->output_reads;
+    while (!state->changed.wait_for(lock, config.drain_timeout,
+                                    [&] { return state->outputs_done == 2; })) {
+      if (state->outputs_forwarding == 0 && state->output_reads == reads) break;
+      reads = state->output_reads;
+    }
   }
   if (state->outputs_done == 2) {
     out_pump.join();

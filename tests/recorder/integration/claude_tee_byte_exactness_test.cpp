@@ -127,6 +127,28 @@ TEST(ClaudeTeeByteExactness, ForwardsAndRecordsRandomStreamsInRandomChunksUnchan
   }
 }
 
+// The CLI writes 512 KiB (it fits in the tee's pipe, so the CLI exits at once) to an SDK that
+// starts reading only after 3 s, longer than the 2 s the tee gives a silent pipe to reach EOF:
+// the tee must wait for a forward in progress, however slow the reader, and record all of it.
+TEST(ClaudeTeeByteExactness, ForwardsAndRecordsEverythingToAnSdkThatReadsLate) {
+  TempDir dir;
+  std::mt19937_64 rng(7);
+  const std::string stream = build_stream(rng, std::vector<std::size_t>(64, 8191), true);
+  { std::ofstream(dir.path() / "stdin", std::ios::binary) << stream; }
+  const std::string pipeline = "'" CLAUDE_TEE_PATH "' <stdin | { sleep 3; cat >stdout; }";
+  ChildProcess shell("/bin/sh", {"-c", pipeline},
+                     {{"CLAUDE_TEE_REAL_CLI", ECHO_CHILD_PATH},
+                      {"CLAUDE_TEE_OUT", (dir.path() / "recording.ndjson").string()},
+                      {"CLAUDE_TEE_CLI_VERSION", "test"}},
+                     dir.path());
+  shell.close_stdin();
+  EXPECT_EQ(shell.wait().value, 0);
+
+  EXPECT_TRUE(read_file(dir.path() / "stdout") == stream) << "the late SDK lost output";
+  const auto recording = read_recording(dir.path() / "recording.ndjson");
+  EXPECT_TRUE(recording.streams.at("out") == stream) << "recorded 'out' differs";
+}
+
 TEST(ClaudeTeeByteExactness, KeepsLinesFromEmptyTo40MiBWithoutAFinalNewline) {
   std::mt19937_64 rng(40);
   const std::vector<std::size_t> lengths{0, 1, kPieceBytes, kPieceBytes + 1, 40u << 20, 0, 5};

@@ -39,8 +39,9 @@ struct TeeConfig {
   std::vector<std::string> environment;    // "NAME=VALUE", passed to the CLI unchanged
   std::optional<std::string> cli_version;  // when set, no version probe is run
   std::chrono::milliseconds probe_timeout{2000};
-  // After the CLI exits, how long to wait for its stdout/stderr to reach EOF (a grandchild may
-  // hold them open) before the exit event is written anyway.
+  // After the CLI exits, how long its stdout/stderr may stay silent without reaching EOF (a
+  // grandchild may hold them open) before the exit event is written anyway. Bytes still being
+  // forwarded to a slow SDK are always waited for.
   std::chrono::milliseconds drain_timeout{2000};
 };
 
