@@ -111,11 +111,17 @@ void ScenarioParser::header(std::size_t line, const Json& h) {
       error(line, "header '" + std::string(key) + "' must be " + must_be);
     }
   };
-  auto text_field = [&](std::string_view key, std::string& out) {
+  // Printed by `--version` and in verdicts when `printable`: no terminal escape sequences.
+  auto text_field = [&](std::string_view key, std::string& out, bool printable = false) {
     field(key, "a string", [&](const Json& v) {
       if (v.is_string()) out = v.get<std::string>();
       return v.is_string();
     });
+    if (printable && !is_printable(out)) {
+      error(line, "header '" + std::string(key) +
+                      "' must be printable (no control characters), got " +
+                      quoted_for_terminal(Json(out)));
+    }
   };
   auto bool_field = [&](std::string_view key, bool& out) {
     field(key, "a boolean", [&](const Json& v) {
@@ -131,24 +137,14 @@ void ScenarioParser::header(std::size_t line, const Json& h) {
       return v == first || v == second;
     });
   };
-  text_field("name", header.name);
+  text_field("name", header.name, true);
   text_field("description", header.description);
-  text_field("cli_version", header.cli_version);
+  text_field("cli_version", header.cli_version, true);
   // Converted from a recording cut short: the note travels, and this scenario never passes.
   field("truncated", "a string (why the recording is incomplete)", [&](const Json& v) {
     if (v.is_string()) scenario_.truncated = v.get<std::string>();
     return v.is_string();
   });
-  // Printed by `--version` and in verdicts: no terminal escape sequences.
-  using Field = std::pair<std::string_view, const std::string*>;
-  for (const Field& text :
-       {Field{"name", &header.name}, Field{"cli_version", &header.cli_version}}) {
-    if (!is_printable(*text.second)) {
-      error(line, "header '" + std::string(text.first) +
-                      "' must be printable (no control characters), got " +
-                      quoted_for_terminal(Json(*text.second)));
-    }
-  }
 
   choice_field("protocol", header.protocol, "stream-json", Dialect::stream_json, "jsonrpc",
                Dialect::jsonrpc);
@@ -302,29 +298,32 @@ void ScenarioParser::step(std::size_t line, Json s) {
     }
   }
 
+  // Modifiers of one verb only (the check above keeps them off the others).
+  if (auto it = s.find("chunks"); it != s.end()) {
+    if (!it->is_array() || it->empty()) {
+      return error(line, "chunks must be a non-empty array of byte counts");
+    }
+    for (const auto& n : *it) {
+      auto count = non_negative_ms(n);
+      if (!count || *count == 0) {
+        return error(line,
+                     "chunks holds " + base::dump_json(n) + ", expected a positive byte count");
+      }
+      step.chunks.push_back(static_cast<std::size_t>(*count));
+    }
+  }
+  if (auto it = s.find("gap_ms"); it != s.end()) {
+    auto ms = non_negative_ms(*it);
+    if (!ms) return error(line, "gap_ms must be a non-negative integer");
+    if (step.chunks.empty()) return error(line, "gap_ms needs chunks");
+    step.gap_ms = *ms;
+  }
+
   switch (spec->verb) {
     case Verb::send:
+    case Verb::respond:
       if (!check_names_known(line, referenced_variables(arg))) return;
       step.value = std::move(arg);
-      if (auto it = s.find("chunks"); it != s.end()) {
-        if (!it->is_array() || it->empty()) {
-          return error(line, "chunks must be a non-empty array of byte counts");
-        }
-        for (const auto& n : *it) {
-          auto count = non_negative_ms(n);
-          if (!count || *count == 0) {
-            return error(line,
-                         "chunks holds " + base::dump_json(n) + ", expected a positive byte count");
-          }
-          step.chunks.push_back(static_cast<std::size_t>(*count));
-        }
-      }
-      if (auto it = s.find("gap_ms"); it != s.end()) {
-        auto ms = non_negative_ms(*it);
-        if (!ms) return error(line, "gap_ms must be a non-negative integer");
-        if (step.chunks.empty()) return error(line, "gap_ms needs chunks");
-        step.gap_ms = *ms;
-      }
       break;
     case Verb::raw:
     case Verb::stderr_text:
@@ -380,10 +379,6 @@ void ScenarioParser::step(std::size_t line, Json s) {
       if (!defined_.contains(step.text)) {
         return error(line, "cancel: no earlier request named '" + step.text + "'");
       }
-      break;
-    case Verb::respond:
-      if (!check_names_known(line, referenced_variables(arg))) return;
-      step.value = std::move(arg);
       break;
     case Verb::sleep: {
       auto ms = non_negative_ms(arg);
