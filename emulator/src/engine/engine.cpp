@@ -642,7 +642,7 @@ bool Engine::run_step(Step& step, std::size_t index, Millis now) {
             chunk_next_ < step.chunks.size() ? step.chunks[chunk_next_++] : chunk_bytes_.size();
         write(chunk_bytes_.substr(0, n), index);
         output_.back().own_write = true;
-        chunk_bytes_.erase(0, std::min(n, chunk_bytes_.size()));
+        chunk_bytes_.erase(0, n);
         if (!chunk_bytes_.empty() && step.gap_ms > 0) {
           wake_at_ = now + step.gap_ms;
           return false;

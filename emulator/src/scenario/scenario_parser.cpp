@@ -129,14 +129,6 @@ void ScenarioParser::header(std::size_t line, const Json& h) {
       return v.is_boolean();
     });
   };
-  // One of two spellings, each naming a value of an enum.
-  auto choice_field = [&]<typename Enum>(std::string_view key, Enum& out, const char* first,
-                                         Enum first_value, const char* second, Enum second_value) {
-    field(key, "\"" + std::string(first) + "\" or \"" + second + "\"", [&](const Json& v) {
-      if (v == first || v == second) out = v == first ? first_value : second_value;
-      return v == first || v == second;
-    });
-  };
   text_field("name", header.name, true);
   text_field("description", header.description);
   text_field("cli_version", header.cli_version, true);
@@ -146,8 +138,11 @@ void ScenarioParser::header(std::size_t line, const Json& h) {
     return v.is_string();
   });
 
-  choice_field("protocol", header.protocol, "stream-json", Dialect::stream_json, "jsonrpc",
-               Dialect::jsonrpc);
+  // Two-way choices: the header's defaults are the first of each.
+  field("protocol", "\"stream-json\" or \"jsonrpc\"", [&](const Json& v) {
+    if (v == "jsonrpc") header.protocol = Dialect::jsonrpc;
+    return v == "stream-json" || v == "jsonrpc";
+  });
   field("argv", "an object {\"require\":[…],\"forbid\":[…]}", [&](const Json& argv) {
     if (!argv.is_object()) return false;
     for (auto member = argv.begin(); member != argv.end(); ++member) {
@@ -210,7 +205,10 @@ void ScenarioParser::header(std::size_t line, const Json& h) {
     if (ms && *ms > 0) header.timeout_ms = *ms;
     return ms && *ms > 0;
   });
-  choice_field("order", header.order, "sequential", Order::sequential, "causal", Order::causal);
+  field("order", "\"sequential\" or \"causal\"", [&](const Json& v) {
+    if (v == "causal") header.order = Order::causal;
+    return v == "sequential" || v == "causal";
+  });
   field("driver", "an object", [&](const Json& v) {
     if (v.is_object()) header.driver = v;
     return v.is_object();
@@ -237,11 +235,10 @@ void ScenarioParser::step(std::size_t line, Json s) {
     for (auto it = s.begin(); it != s.end(); ++it) {
       keys += (keys.empty() ? "'" : ", '") + it.key() + "'" + did_you_mean(it.key(), verbs);
     }
-    error(line, "unknown verb (keys " + (keys.empty() ? std::string("none") : keys) +
-                    "); expected one of send, raw, raw_b64, stderr, stderr_b64, expect, request, "
-                    "cancel, respond, respond_error, sleep_ms, expect_eof, expect_prompt, exit, "
-                    "kill, hang");
-    return;
+    return error(line, "unknown verb (keys " + (keys.empty() ? std::string("none") : keys) +
+                           "); expected one of send, raw, raw_b64, stderr, stderr_b64, expect, "
+                           "request, cancel, respond, respond_error, sleep_ms, expect_eof, "
+                           "expect_prompt, exit, kill, hang");
   }
   std::vector<std::string> known(std::begin(kOrderModifiers), std::end(kOrderModifiers));
   for (const auto& modifier : spec->modifiers) {

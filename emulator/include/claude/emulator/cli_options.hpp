@@ -1,9 +1,11 @@
 // CliOptionTable: the options the main command of a real `claude` version accepts.
 //
 // What it is: the table `scripts/capture-cli-options` captures from the pinned real CLI into
-// scenarios/recorded/cli-VERSION/options.json (names, value kind, choices, whether --help shows
-// it). Every such file is compiled in, so no file is read at run time; parse_invocation reads
-// argv by a table.
+// scenarios/recorded/cli-VERSION/options.json (each option's names, value kind, choices, and
+// whether --help shows it). Every such file is compiled into the emulator, so fake-claude knows
+// the option set of each recorded version without any file at run time. parse_invocation reads
+// argv by a table the way the CLI's argument parser (commander) does, and reports the CLI's own
+// error text for an option the CLI rejects.
 //
 // How it fails: parse_cli_option_table names the first malformed entry; the compiled-in tables
 // are checked by a unit test, so a bad one fails the build's tests, not a user's run.

@@ -1,18 +1,23 @@
 // Invocation: fake-claude's command line, read the way the real `claude` reads it.
 //
-// What it is: argv read by the option table of the emulated CLI version (cli_options.hpp) with
-// the rules of commander, the CLI's argument parser: `<value>` takes the next argument whatever it
-// is, `[value]` unless it starts with '-', a variadic `<values...>` every argument up to the next
-// one starting with '-'; `-abc` is `-a -b -c` or `-a bc`; `--flag=value` only for options taking
-// a value; `--` ends the options. The prompt is the first argument that is no option and no
-// option's value, and none after an unknown option (commander keeps those for it).
-// fake-claude's own `--scenario FILE` and `--speed X` may appear anywhere and are not flags.
+// What it is: a parser that reads argv by the option table of the emulated CLI version
+// (cli_options.hpp) with the rules of the CLI's argument parser, commander: an option declared
+// `<value>` takes the next argument whatever it is; `[value]` takes it unless it starts with '-';
+// a variadic `<values...>` also takes every following argument up to the next one starting with
+// '-'; a switch takes none (and `--switch=x` is an unknown option); `-abc` is `-a -b -c` when
+// `-a` is a switch and `-a bc` when it takes a value; `--flag=value` works for options that take
+// one; `--` ends the options. The prompt is the first argument that is no option and no option's
+// value. Once an unknown option is seen, the arguments after it are no prompt either (commander
+// keeps them for the unknown option): an unknown flag's value never becomes the prompt.
+// fake-claude's own `--scenario FILE` and `--speed X` may appear anywhere (the TS SDK prepends
+// `executableArgs`) and are not kept among the flags.
 //
-// How it fails: `error` is fake-claude's own usage error (exit 2); `cli_error` is what the
-// emulated CLI prints for this argv (an unknown option with commander's "Did you mean" line, a
-// missing option-argument, a value outside the choices), printed with exit 1 as the CLI does.
-// UnknownOptions::accept keeps unknown options instead (a `--flag` takes the next argument
-// unless it starts with '-').
+// How it fails: `error` is fake-claude's own usage error (exit 2 upstream: `--scenario` or
+// `--speed` without a usable value); `cli_error` is what the emulated CLI prints for this argv
+// (an unknown option with commander's "Did you mean" line, a missing option-argument, a value
+// outside the option's choices), and fake-claude prints it and exits 1 as the CLI does. With
+// UnknownOptions::accept (a scenario for a fork of the CLI) unknown options are kept instead, an
+// unknown `--flag` taking the next argument unless it starts with '-'.
 //
 // What it costs: one pass over argv, a table lookup per option.
 #pragma once

@@ -1,14 +1,16 @@
 // Report: the verdict of one fake-claude run, for people (stderr) and tools (JSON).
 //
 // What it is: the failing step with file:line, the expected pattern, the closest received line
-// with every differing field, the SDK lines no step consumed, each step's outcome and the
-// transcript of everything read and written (docs/fake-claude.md, "report":1).
+// with every differing field (JSON Pointers, first one first), the SDK lines no step consumed,
+// each step's outcome and the transcript of everything read and written, with times relative to
+// the start. The JSON layout is documented in docs/fake-claude.md ("report":1).
 //
 // How it fails: it does not; bytes that are not UTF-8 are shown with U+FFFD.
 //
-// What it costs: transcript lines are kept as previews (4 KiB of SDK lines, 120 bytes of the
-// fake's own); SDK lines beyond the engine's hold limit are only counted. Quotes in messages are
-// cut at base::kMaxQuotedBytes.
+// What it costs: transcript lines are kept as previews (the first 4 KiB of SDK lines, 120 bytes of
+// the fake's own), so a long replay does not hold its output twice; SDK lines beyond the engine's
+// hold limit are only counted, so a flood of them keeps the report bounded. Quotes of received
+// values and lines in messages are cut at base::kMaxQuotedBytes.
 #pragma once
 
 #include <cstddef>
@@ -78,7 +80,8 @@ struct Report {
   std::vector<StepOutcome> steps;
   std::vector<TranscriptEntry> transcript;
   std::vector<std::string> args;
-  // SDK lines read and dropped over the engine's hold (kMaxHeldSdkLines / kMaxHeldSdkBytes).
+  // SDK lines read and thrown away, neither graded nor in the transcript: more unconsumed lines
+  // were held than the engine keeps (Engine's kMaxHeldSdkLines / kMaxHeldSdkBytes).
   std::size_t dropped_sdk_lines = 0;
   // The scenario was a recording cut short (Scenario::truncated): why. Such a replay never passes.
   std::optional<std::string> truncated;

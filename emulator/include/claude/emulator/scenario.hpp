@@ -1,15 +1,17 @@
-// Scenarios: what fake-claude plays, loaded from a scenario file (docs/scenario.md) or from a
-// recording (docs/recording.md#format-recording-v1) generalised into the same steps.
+// Scenarios: what fake-claude plays, loaded from a scenario file (format v1, docs/scenario.md) or
+// from a recording (format v1, docs/recording.md#format-recording-v1), which is generalised into
+// the same steps.
 //
-// What it is: `Scenario` = header + steps, each step remembering its source line; the one entry
-// point for fake-claude, `harness lint` and `harness convert`.
+// What it is: `Scenario` = header + steps, each step remembering its source line. The loaders
+// here are the one entry point for fake-claude, `harness lint` and `harness convert`.
 //
 // How it fails: never by throwing on bad input. A load returns every problem found, each with
 // file, line and reason; I/O errors the same way with line 0.
 //
-// What it costs: files are parsed one line at a time. Every step holds what it writes, decoded,
-// from the load on: a scenario costs about its size in memory, and a file changed during a
-// replay cannot change what the replay sends.
+// What it costs: files are read in chunks and parsed one line at a time; no DOM of the whole
+// file is built. Every step holds what it writes, decoded, from the load on: a scenario or
+// recording costs about its size in memory, and a file changed during a replay cannot change
+// what the replay sends.
 #pragma once
 
 #include <cstddef>
@@ -51,10 +53,10 @@ bool is_wait(Verb verb);
 
 enum class Dialect : std::uint8_t { stream_json, jsonrpc };
 
-// How steps wait for the SDK (docs/scenario.md, "Ordering"). `sequential`: each step waits for
-// the one before. `causal`: waits never hold up later steps; the others run in file order, each
-// once the waits it depends on (`after`, the binders of its variables) are done. Recordings
-// replay causally.
+// How steps wait for the SDK (docs/scenario.md, "Ordering"). `sequential`: every step waits for
+// the one before it. `causal`: waits (expect, expect_eof, expect_prompt, a request's response)
+// never hold up later steps; the other steps run in file order, each once the waits it depends on
+// (`after`, and the steps binding the variables it uses) are done. Recordings replay causally.
 enum class Order : std::uint8_t { sequential, causal };
 
 struct Step {
@@ -99,8 +101,9 @@ struct Header {
   std::optional<Json> initialize_response;  // payload of the automatic reply; default if unset
   std::vector<Json> ignore;                 // SDK lines matching any of these are dropped
   bool strict = true;
-  // Answer an idle `interrupt` or a repeated `initialize` no step expects as the real CLI does,
-  // with a note instead of a failure (recordings: on).
+  // Answer the control requests the real CLI always answers the same way (an idle `interrupt`,
+  // a repeated `initialize`) when no step expects them, with a note instead of a failure.
+  // Recordings: on.
   bool lenient = false;
   Millis timeout_ms = 10000;   // default wait of expect/request/expect_eof and after the last step
   std::optional<Json> driver;  // opaque here; read by conformance drivers
@@ -109,8 +112,9 @@ struct Header {
 struct Scenario {
   std::string file;  // as given to the loader; used in every file:line
   bool from_recording = false;
-  // A recording without its exit or signal event: why, "file:line: …". It replays what was
-  // recorded but never passes (docs/recording.md, "Cut recordings").
+  // A recording without its exit or signal event (its recorder was killed, or its disk filled):
+  // why it is incomplete, "file:line: …". It loads and replays what was recorded, but lint warns,
+  // convert says so and a replay of it never passes (docs/recording.md, "Cut recordings").
   std::optional<std::string> truncated;
   Header header;
   std::vector<Step> steps;
@@ -135,9 +139,10 @@ LoadResult load_scenario_file(const std::filesystem::path& path);
 // The same from text in memory; `name` stands for the file name in errors.
 LoadResult load_scenario_text(std::string_view text, std::string name);
 
-// A multi-run scenario (docs/scenario.md, "Several runs"): parts each starting at their own
-// header line, each loaded as load_scenario_file would load it alone (errors name the lines of
-// the whole file); a file with one header is a file of one part.
+// A multi-run scenario (docs/scenario.md, "Several runs"): several scenarios or recordings in one
+// file, each part starting at its own header line (a JSON object with a top-level "scenario" or
+// "recording" key); a file with one header is a file of one part. Every part is loaded as
+// load_scenario_file would load it alone, errors naming the lines of the whole file.
 struct PartsLoadResult {
   std::vector<Scenario> parts;  // in file order; empty when `errors` is not
   std::vector<LoadError> errors;

@@ -3,10 +3,12 @@
 // `harness replay --report`).
 //
 // What it is: a case list with verdicts, then per case its findings and fake-claude's transcript
-// as a sequence diagram (sequence_diagram.hpp).
+// as a sequence diagram (SDK left, CLI right, time flowing down): control request/response pairs
+// are bracketed and highlight each other on hover; the entry closest to the first mismatch is red.
 //
 // How it fails: never throws on odd input. A document of neither kind is skipped and named in
-// `errors`; members of the wrong type count as absent; cut previews are drawn from their text.
+// `errors`; members of the wrong type count as absent; cut previews (not whole JSON) are still
+// drawn, labelled from their text.
 //
 // What it costs: linear in the transcript entries; at most kMaxDrawnEntries are drawn per case.
 #pragma once
