@@ -67,15 +67,11 @@ void describe_cut(Entry& e) {
   e.label = type + (subtype.empty() ? "" : " " + subtype) + " (cut)";
 }
 
-// "type/subtype", the control subtype and the request id when the preview is whole JSON; else
-// the start of the text, since previews of long lines are cut.
+// "type/subtype", or the control subtype, when the preview is whole JSON; else the start of the
+// text, since previews of long lines are cut.
 void describe(Entry& e) {
   const Json j = Json::parse(e.line, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) {
-    describe_cut(e);
-    if (!e.request_id.empty()) e.label += " #" + shorten(e.request_id, 8);
-    return;
-  }
+  if (j.is_discarded() || !j.is_object()) return describe_cut(e);
   const std::string type = string_member(j, "type");
   e.label = type;
   if (type == "control_request") {
@@ -96,7 +92,6 @@ void describe(Entry& e) {
     e.failed = type == "result" &&
                ((j.contains("is_error") && j["is_error"] == true) || subtype.starts_with("error"));
   }
-  if (!e.request_id.empty()) e.label += " #" + shorten(e.request_id, 8);
 }
 
 std::optional<std::size_t> closest_index(const Json& report) {
@@ -140,6 +135,7 @@ std::string sequence_diagram_svg(const Json& fake_report, std::string_view ancho
       e.line = string_member(item, "line");
       e.auto_answered = item.contains("auto_answered") && item["auto_answered"] == true;
       describe(e);
+      if (!e.request_id.empty()) e.label += " #" + shorten(e.request_id, 8);
       entries.push_back(std::move(e));
     }
   }

@@ -1,6 +1,7 @@
 // fake-claude's transcript as an inline SVG sequence diagram: SDK lifeline on the left, CLI on
-// the right, one arrow per line in transcript order, placed by `t_ms` (time flows down; rows keep
-// a minimum gap so bursts stay readable, and the left margin prints each row's time).
+// the right, one arrow per line placed by `t_ms` (time flows down, rows keep a minimum gap);
+// request/response pairs are bracketed and highlight each other on hover; the entry closest to
+// the first mismatch is red.
 #pragma once
 
 #include <nlohmann/json.hpp>

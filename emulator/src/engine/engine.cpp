@@ -132,8 +132,7 @@ Millis Engine::timeout_of(const Step& step) const {
 }
 
 void Engine::write(std::string bytes, std::optional<std::size_t> step, Output::Stream stream) {
-  report_.transcript.push_back(
-      transcript_entry(bytes, stream == Output::Stream::stdout_stream ? 'o' : 'e'));
+  add_transcript(bytes, stream == Output::Stream::stdout_stream ? 'o' : 'e');
   output_bytes_ += bytes.size();
   output_.push_back(Output{stream, std::move(bytes), step});
 }
@@ -205,25 +204,24 @@ void Engine::check_invocation() {
   }
 }
 
-TranscriptEntry Engine::transcript_entry(std::string_view bytes, char dir) const {
+TranscriptEntry& Engine::add_transcript(std::string_view bytes, char dir) {
   // Control messages keep as much as SDK lines do: a report links each request to its reply by
   // the request_id inside, which a 120-byte preview of a long reply loses.
   const bool whole = dir == 'i' || bytes.find("\"type\":\"control_") != std::string::npos;
-  return TranscriptEntry{.t_ms = now_ - start_,
-                         .dir = dir,
-                         .text = preview(bytes, whole ? kSdkPreviewBytes : kOwnPreviewBytes),
-                         .size = bytes.size(),
-                         .consumed_by = std::nullopt};
+  return report_.transcript.emplace_back(
+      TranscriptEntry{.t_ms = now_ - start_,
+                      .dir = dir,
+                      .text = preview(bytes, whole ? kSdkPreviewBytes : kOwnPreviewBytes),
+                      .size = bytes.size(),
+                      .consumed_by = std::nullopt});
 }
 
 bool Engine::dropped_over_hold() {
-  if (finished_ || !hold_is_full()) return false;
+  if (finished_ || (pending_.size() < kMaxHeldSdkLines && held_bytes_ < kMaxHeldSdkBytes)) {
+    return false;
+  }
   ++report_.dropped_sdk_lines;
   return true;
-}
-
-bool Engine::hold_is_full() const {
-  return pending_.size() >= kMaxHeldSdkLines || held_bytes_ >= kMaxHeldSdkBytes;
 }
 
 void Engine::hold(Pending pending) {
@@ -242,14 +240,12 @@ void Engine::on_line(std::string_view line, bool partial, Millis now) {
   // a count per line.
   if (dropped_over_hold()) return;
   const std::size_t index = report_.transcript.size();
-  report_.transcript.push_back(transcript_entry(line));
-  report_.transcript.back().partial = partial;
+  add_transcript(line).partial = partial;
   if (finished_) return;
 
   Pending pending{
       .transcript = index, .bytes = line.size(), .value = base::parse_json_or_discarded(line)};
-  pending.json = !pending.value.is_discarded();
-  if (pending.json) {
+  if (pending.json()) {
     Bindings scratch;
     if (std::ranges::any_of(scenario_.header.ignore, [&](const Json& pattern) {
           return match(pattern, pending.value, scratch).matched;
@@ -264,13 +260,13 @@ void Engine::on_line(std::string_view line, bool partial, Millis now) {
       return;
     }
     const Json& v = pending.value;
-    const bool jsonrpc = scenario_.header.protocol == Dialect::jsonrpc;
-    const Json* id = request_id_of(v, jsonrpc);
+    const Json* id = request_id_of(v, jsonrpc());
     const Json* request = member(v, "request");
     const bool is_initialize =
-        id != nullptr && (jsonrpc ? is_string_equal(member(v, "method"), "initialize")
-                                  : request != nullptr &&
-                                        is_string_equal(member(*request, "subtype"), "initialize"));
+        id != nullptr &&
+        (jsonrpc()
+             ? is_string_equal(member(v, "method"), "initialize")
+             : request != nullptr && is_string_equal(member(*request, "subtype"), "initialize"));
     // An automatic reply waits for a chunked send in progress to finish.
     auto auto_reply = [&](const Json& reply) {
       pending.auto_answered = true;
@@ -284,7 +280,7 @@ void Engine::on_line(std::string_view line, bool partial, Millis now) {
       }
     };
     if (is_initialize && scenario_.header.auto_initialize) auto_reply(auto_initialize_reply(*id));
-    if (!pending.auto_answered && scenario_.header.lenient && !jsonrpc && id != nullptr) {
+    if (!pending.auto_answered && scenario_.header.lenient && !jsonrpc() && id != nullptr) {
       if (auto reply = lenient_reply(v, *id)) {
         report_.notes.push_back(
             "SDK line " + std::to_string(index + 1) + ": " +
@@ -294,7 +290,7 @@ void Engine::on_line(std::string_view line, bool partial, Millis now) {
         auto_reply(*reply);
       }
     }
-    const Json* response_id = response_id_of(v, jsonrpc);
+    const Json* response_id = response_id_of(v, jsonrpc());
     pending.own_response = response_id != nullptr && response_id->is_string() &&
                            own_request_ids_.contains(response_id->get_ref<const std::string&>());
   }
@@ -314,7 +310,7 @@ void Engine::fail_if_unexpected(std::size_t transcript) {
   for (std::size_t i = 0; i < scenario_.steps.size(); ++i) {
     const Step& step = scenario_.steps[i];
     if (step.verb != Verb::expect || report_.steps[i].status != StepStatus::not_run) continue;
-    if (!it->json) {  // no pattern takes a line that is not JSON: the next expect is closest
+    if (!it->json()) {  // no pattern takes a line that is not JSON: the next expect is closest
       if (!closest) closest = i;
       continue;
     }
@@ -336,11 +332,11 @@ void Engine::fail_if_unexpected(std::size_t transcript) {
   const std::string line = preview(report_.transcript[transcript].text, kUnexpectedPreviewBytes);
   std::string message = "SDK line " + std::to_string(sdk_line) +
                         " matches no step that waits or is still to come (strict mode)" +
-                        (it->json ? ": " : ", it is not JSON: ") + line;
+                        (it->json() ? ": " : ", it is not JSON: ") + line;
   message += closest ? "; closest step: " + describe_step(scenario_.steps[*closest])
                      : std::string("; no expect is left to take it");
   fail("unexpected", closest, std::move(message),
-       closest ? &scenario_.steps[*closest].value : nullptr, it->json ? &it->value : nullptr,
+       closest ? &scenario_.steps[*closest].value : nullptr, it->json() ? &it->value : nullptr,
        transcript);
 }
 
@@ -370,19 +366,16 @@ std::optional<Json> Engine::lenient_reply(const Json& message, const Json& reque
                        Json::object({{"still_queued", Json::array()}}));
 }
 
-bool Engine::environment_has(const std::vector<std::pair<std::string, std::string>>& wanted) const {
-  return std::all_of(wanted.begin(), wanted.end(), [&](const auto& entry) {
-    return std::any_of(environment_.begin(), environment_.end(),
-                       [&](const auto& have) { return have == entry; });
-  });
+bool Engine::environment_has(const Environment& wanted) const {
+  return std::ranges::all_of(
+      wanted, [&](const auto& entry) { return std::ranges::count(environment_, entry) > 0; });
 }
 
 void Engine::on_text(std::string_view bytes, Millis now) {
   now_ = now;
   if (prompt_complete_) {
     // Like the real CLI, which stopped reading once it had its prompt: shown, never graded.
-    report_.transcript.push_back(transcript_entry(bytes));
-    report_.transcript.back().ignored = true;
+    add_transcript(bytes).ignored = true;
     return;
   }
   prompt_stdin_.append(bytes);
@@ -403,20 +396,17 @@ void Engine::complete_prompt(Millis now) {
   std::string prompt = print_mode_prompt(invocation_.prompt_argument(), prompt_stdin_);
   prompt_stdin_.clear();
   now_ = now;
-  report_.transcript.push_back(transcript_entry(prompt));
-  report_.transcript.back().prompt = true;
-  hold(Pending{.transcript = report_.transcript.size() - 1,
-               .value = std::move(prompt),
-               .json = true,
-               .prompt = true});
+  add_transcript(prompt).prompt = true;
+  hold(Pending{
+      .transcript = report_.transcript.size() - 1, .value = std::move(prompt), .prompt = true});
 }
 
 void Engine::on_oversized_line(std::size_t size, Millis now) {
   now_ = now;
   if (dropped_over_hold()) return;
-  report_.transcript.push_back(transcript_entry({}));
-  report_.transcript.back().size = size;
-  report_.transcript.back().oversized = true;
+  TranscriptEntry& entry = add_transcript({});
+  entry.size = size;
+  entry.oversized = true;
   if (finished_) return;
   hold(Pending{.transcript = report_.transcript.size() - 1,
                .value = Json(Json::value_t::discarded)});
@@ -461,10 +451,8 @@ void Engine::on_terminated(int signal, Millis now) {
 }
 
 std::vector<Output> Engine::take_output() {
-  std::vector<Output> out;
-  out.swap(output_);
   output_bytes_ = 0;
-  return out;
+  return std::exchange(output_, {});
 }
 
 std::optional<Millis> Engine::next_deadline() const {
@@ -499,8 +487,7 @@ void Engine::consume(std::deque<Pending>::iterator it, std::size_t step) {
     anchor_live_ = start_ + report_.transcript[it->transcript].t_ms;
     anchor_recorded_ = *t;
   }
-  if (const Json* request_id =
-          request_id_of(it->value, scenario_.header.protocol == Dialect::jsonrpc)) {
+  if (const Json* request_id = request_id_of(it->value, jsonrpc())) {
     last_request_id_ = *request_id;
     if (causal()) expect_requests_.emplace_back(step, *request_id);
   }
@@ -520,12 +507,13 @@ void Engine::advance(Millis now) {
       if (finished_) return;
     }
     if (wake_at_ && now < *wake_at_) return;
-    if (cursor_ >= scenario_.steps.size()) {
-      if (!open_waits_.empty()) return;  // their deadlines, or stdin EOF, decide
-      if (!entered_) {
-        entered_ = true;
-        entered_at_ = now;
-      }
+    const bool past_last_step = cursor_ >= scenario_.steps.size();
+    if (past_last_step && !open_waits_.empty()) return;  // their deadlines, or stdin EOF, decide
+    if (!entered_) {
+      entered_ = true;
+      entered_at_ = now;
+    }
+    if (past_last_step) {
       if (eof_) {
         end_run(Ending{Ending::Kind::exit, 0, 0});
       } else if (now - entered_at_ >= scenario_.header.timeout_ms) {
@@ -536,10 +524,6 @@ void Engine::advance(Millis now) {
       return;
     }
     Step& step = scenario_.steps[cursor_];
-    if (!entered_) {
-      entered_ = true;
-      entered_at_ = now;
-    }
     if (causal() && is_wait(step.verb)) {
       open_waits_.push_back(OpenWait{cursor_, now, {}});
     } else {
@@ -619,7 +603,6 @@ bool Engine::wait_or_fail(std::size_t index, Millis now, Millis since,
 }
 
 bool Engine::run_step(Step& step, std::size_t index, Millis now) {
-  const bool jsonrpc = scenario_.header.protocol == Dialect::jsonrpc;
   // A chunked send resumes after its own gap.
   if (const auto due = paced_until(step); due && now < *due && chunk_bytes_.empty()) {
     wake_at_ = due;
@@ -659,7 +642,7 @@ bool Engine::run_step(Step& step, std::size_t index, Millis now) {
             chunk_next_ < step.chunks.size() ? step.chunks[chunk_next_++] : chunk_bytes_.size();
         write(chunk_bytes_.substr(0, n), index);
         output_.back().own_write = true;
-        chunk_bytes_.erase(0, std::min(n, chunk_bytes_.size()));
+        chunk_bytes_.erase(0, n);
         if (!chunk_bytes_.empty() && step.gap_ms > 0) {
           wake_at_ = now + step.gap_ms;
           return false;
@@ -670,11 +653,10 @@ bool Engine::run_step(Step& step, std::size_t index, Millis now) {
       break;
     }
     case Verb::raw:
-    case Verb::stderr_text: {
+    case Verb::stderr_text:
       write(std::move(step.text), index,
             step.verb == Verb::raw ? Output::Stream::stdout_stream : Output::Stream::stderr_stream);
       break;
-    }
     case Verb::expect:
     case Verb::expect_eof:
     case Verb::expect_prompt:
@@ -686,11 +668,11 @@ bool Engine::run_step(Step& step, std::size_t index, Millis now) {
         auto body = substituted(step.value, index);
         if (!body) return false;
         const std::string id = fresh_request_id();
-        Json message = jsonrpc ? Json::object({{"jsonrpc", "2.0"}, {"id", id}})
-                               : Json::object({{"type", "control_request"},
-                                               {"request_id", id},
-                                               {"request", std::move(*body)}});
-        if (jsonrpc) message.update(*body);
+        Json message = jsonrpc() ? Json::object({{"jsonrpc", "2.0"}, {"id", id}})
+                                 : Json::object({{"type", "control_request"},
+                                                 {"request_id", id},
+                                                 {"request", std::move(*body)}});
+        if (jsonrpc()) message.update(*body);
         own_request_ids_.insert(id);
         if (!step.text.empty()) {
           request_names_.emplace_back(step.text, id);
@@ -715,7 +697,7 @@ bool Engine::run_step(Step& step, std::size_t index, Millis now) {
     case Verb::cancel: {
       const std::string& id =
           std::ranges::find(request_names_, step.text, &NamedRequest::first)->second;
-      write_message(jsonrpc
+      write_message(jsonrpc()
                         ? Json::object({{"jsonrpc", "2.0"},
                                         {"method", "notifications/cancelled"},
                                         {"params", Json::object({{"requestId", id}})}})
@@ -740,7 +722,7 @@ bool Engine::run_step(Step& step, std::size_t index, Millis now) {
         if (!payload) return false;
         message = success_reply(scenario_.header.protocol, id, std::move(*payload));
       } else {
-        message = jsonrpc
+        message = jsonrpc()
                       ? Json::object(
                             {{"jsonrpc", "2.0"},
                              {"id", id},
@@ -781,14 +763,11 @@ bool Engine::try_wait(const Step& step, std::size_t index) {
       if (causal()) {
         for (std::size_t wait : step.waits_for) {
           if (report_.steps[wait].status != StepStatus::done) return false;
-          if (wait < consumed_line_.size() && consumed_line_[wait] &&
-              (!after || *consumed_line_[wait] > *after)) {
-            after = consumed_line_[wait];
-          }
+          if (wait < consumed_line_.size()) after = std::max(after, consumed_line_[wait]);
         }
       }
       for (auto it = pending_.begin(); it != pending_.end(); ++it) {
-        if (!it->json || it->prompt || (after && it->transcript <= *after)) continue;
+        if (!it->json() || it->prompt || (after && it->transcript <= *after)) continue;
         if (match(step.value, it->value, bindings_).matched) {
           consume(it, index);
           return true;
@@ -821,10 +800,9 @@ bool Engine::try_wait(const Step& step, std::size_t index) {
 }
 
 bool Engine::take_response(const Step& step, std::size_t index, const std::string& id) {
-  const bool jsonrpc = scenario_.header.protocol == Dialect::jsonrpc;
   for (auto it = pending_.begin(); it != pending_.end(); ++it) {
-    if (!it->own_response || !is_string_equal(response_id_of(it->value, jsonrpc), id)) continue;
-    const Json target = jsonrpc ? it->value : *member(it->value, "response");
+    if (!it->own_response || !is_string_equal(response_id_of(it->value, jsonrpc()), id)) continue;
+    const Json target = jsonrpc() ? it->value : *member(it->value, "response");
     report_.transcript[it->transcript].consumed_by = index;
     const std::size_t transcript = it->transcript;
     release(it);
@@ -873,7 +851,7 @@ void Engine::fail(std::string kind, std::optional<std::size_t> step, std::string
     // The closest candidate: the pending line that satisfies most of the pattern.
     std::size_t best_score = 0;
     for (const Pending& candidate : pending_) {
-      if (!candidate.json || candidate.auto_answered) continue;
+      if (!candidate.json() || candidate.auto_answered) continue;
       Bindings scratch = bindings_;
       const std::size_t score = match(*expected, candidate.value, scratch).score;
       if (target == nullptr || score > best_score) {

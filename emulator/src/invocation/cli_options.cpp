@@ -143,10 +143,8 @@ std::optional<CliOptionTable> parse_cli_option_table(const Json& json, std::stri
 }
 
 const CliOptionTable* cli_option_table(std::string_view cli_version) {
-  for (const auto& table : compiled()) {
-    if (table.cli_version == cli_version) return &table;
-  }
-  return nullptr;
+  const auto it = std::ranges::find(compiled(), cli_version, &CliOptionTable::cli_version);
+  return it == compiled().end() ? nullptr : &*it;
 }
 
 const CliOptionTable& newest_cli_option_table() {

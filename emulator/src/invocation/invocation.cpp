@@ -51,11 +51,9 @@ class Parser {
       }
       variadic_ = nullptr;
       if (own_option(arg)) continue;
-      if (maybe_option(arg)) {
-        if (const CliOption* option = table_.find(arg)) {
-          known_option(*option, arg);
-          continue;
-        }
+      if (const CliOption* option = maybe_option(arg) ? table_.find(arg) : nullptr) {
+        known_option(*option, arg);
+        continue;
       }
       if (arg.size() > 2 && arg[0] == '-' && arg[1] != '-') {  // -abc, -n<value>
         if (const CliOption* option = table_.find(arg.substr(0, 2))) {

@@ -43,11 +43,9 @@ std::string type_name(const Json& value) {
   return value.type_name();
 }
 
+// An integer has both types.
 bool has_type(const Json& value, std::string_view type) {
-  if (type == "integer") return value.is_number_integer() || value.is_number_unsigned();
-  if (type == "number") return value.is_number();
-  // Parsed JSON has no binary or discarded values: object, array, string, boolean, null.
-  return value.type_name() == type;
+  return type == "number" ? value.is_number() : type_name(value) == type;
 }
 
 std::string brief(const Json& value) {
@@ -71,13 +69,10 @@ class Walker {
       }
       ++score_;
       bool ok = true;
-      for (auto it = pattern.begin(); it != pattern.end(); ++it) {
+      for (auto it = pattern.begin(); it != pattern.end() && (ok || collect_); ++it) {
         auto found = value->find(it.key());
         const Json* member = found == value->end() ? nullptr : &*found;
-        if (!walk(it.value(), member, pointer + "/" + escape_pointer_token(it.key()))) {
-          ok = false;
-          if (!collect_) return false;
-        }
+        ok = walk(it.value(), member, pointer + "/" + escape_pointer_token(it.key())) && ok;
       }
       return ok;
     }
@@ -88,12 +83,10 @@ class Walker {
       ++score_;
       bool ok = true;
       const std::size_t common = std::min(pattern.size(), value->size());
-      for (std::size_t i = 0; i < common; ++i) {
-        if (!walk(pattern[i], &(*value)[i], pointer + "/" + std::to_string(i))) {
-          ok = false;
-          if (!collect_) return false;
-        }
+      for (std::size_t i = 0; i < common && (ok || collect_); ++i) {
+        ok = walk(pattern[i], &(*value)[i], pointer + "/" + std::to_string(i)) && ok;
       }
+      if (!ok && !collect_) return false;
       if (pattern.size() != value->size()) {
         return differ(pointer,
                       "expected " + std::to_string(pattern.size()) + " elements, got " +

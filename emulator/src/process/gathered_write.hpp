@@ -1,11 +1,9 @@
-// Writes a run of byte strings to one descriptor with as few writev(2) calls as it takes, so
-// that the outputs of steps the engine ran together (up to its 1 MiB backlog) reach a pipe in one
-// call: the reader is woken once per run instead of once per step, and takes the run in one read.
+// Writes a run of byte strings to one descriptor with as few writev(2) calls as it takes, so the
+// outputs of steps the engine ran together wake the reader once, not once per step.
 //
-// How it fails: stops at the first error other than EINTR (EPIPE when the reader is gone) and
-// says how many strings went out whole; errno is left as the failed call set it. With `stop`
-// given, it also stops (errno EINTR) once a signal cut a write short and *stop is set: a writer
-// blocked on a pipe nobody reads can then still answer SIGTERM.
+// How it fails: stops at the first error other than EINTR (errno as the failed call set it) and
+// says how many strings went out whole. With `stop` given, it also stops (errno EINTR) once a
+// signal cut a write short and *stop is set, so a writer blocked on a full pipe can answer SIGTERM.
 //
 // What it costs: one writev(2) per IOV_MAX strings, plus one per partial write.
 #pragma once

@@ -2,6 +2,7 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -56,24 +57,22 @@ void restore_default_signals() {
 }
 
 std::string lookup(const Environment& environment, std::string_view name) {
-  for (const auto& [key, value] : environment) {
-    if (key == name) return value;
-  }
-  return {};
+  const auto it = std::ranges::find(environment, name, &Environment::value_type::first);
+  return it == environment.end() ? std::string() : it->second;
 }
 
-// FAKE_CLAUDE_REPORT is the report of this run, named by whoever started it (harness replay
-// gives a fresh path): it is replaced, never written through a symlink, and created 0600
-// (claude/base/private_file.hpp). On failure the message `cannot write report PATH: reason`
-// goes to stderr and false comes back.
+bool cannot_write_report(const std::string& path, const std::string& reason) {
+  base::write_all(STDERR_FILENO, "fake-claude: cannot write report " + path + ": " + reason + "\n");
+  return false;
+}
+
+// FAKE_CLAUDE_REPORT is the report of this run, named by whoever started it: it is replaced,
+// never written through a symlink, and created 0600 (claude/base/private_file.hpp).
 bool write_report_file(const std::string& path, const Json& report) {
   std::string text = report.dump(2, ' ', false, Json::error_handler_t::replace);
   text.push_back('\n');
   const auto problem = base::write_private_file(path, text, true);
-  if (!problem) return true;
-  base::write_all(STDERR_FILENO,
-                  "fake-claude: cannot write report " + path + ": " + *problem + "\n");
-  return false;
+  return !problem || cannot_write_report(path, *problem);
 }
 
 // Whether a report can be created beside PATH, checked before the session starts so that a
@@ -82,11 +81,7 @@ bool report_location_writable(const std::string& path) {
   const std::string temporary = path + ".tmp." + std::to_string(::getpid());
   ::unlink(temporary.c_str());  // a stale one could keep another mode: create it afresh, 0600
   const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  if (fd < 0) {
-    base::write_all(STDERR_FILENO, "fake-claude: cannot write report " + path + ": " +
-                                       std::strerror(errno) + "\n");
-    return false;
-  }
+  if (fd < 0) return cannot_write_report(path, std::strerror(errno));
   ::close(fd);
   ::unlink(temporary.c_str());
   return true;

@@ -1,10 +1,8 @@
 // RunSlot: the number of a fake-claude session among all those one harness run starts.
 //
-// What it is: with FAKE_CLAUDE_RUNS=DIR (set by harness replay/run/check), every session claims
-// the lowest free number N by creating DIR/run-N.started exclusively (O_EXCL, mode 0600, holding
-// the process id), and writes its JSON report to DIR/run-N.json. harness counts the claims to
-// know that (and how often) claude ran, waits for each claimed run's report, and grades every
-// run; run N of a multi-run scenario plays its part N.
+// What it is: with FAKE_CLAUDE_RUNS=DIR (set by harness), every session claims the lowest free
+// number N by creating DIR/run-N.started exclusively (0600, holding its pid) and reports to
+// DIR/run-N.json; harness counts the claims and grades every run.
 //
 // How it fails: a DIR that cannot be written gives nullopt and the reason in `error`.
 // What it costs: one open(2) per number already taken.

@@ -1,9 +1,7 @@
 // ReportRedaction: removes secrets from what fake-claude writes about a session (the JSON report
-// and its stderr lines), with the same rules claude-tee applies to recordings
-// (claude/recorder/redactor.hpp): Anthropic keys and OAuth tokens, bearer tokens, OAuth token
-// fields, and the values of fake-claude's own secret-named environment variables (_KEY, _TOKEN,
-// _SECRET, _PASSWORD). The argv, the transcript previews, closest lines and differences all come
-// from the SDK under test and may carry a secret; every string of the report is scanned.
+// and its stderr lines) with the rules claude-tee applies to recordings
+// (claude/recorder/redactor.hpp) plus the values of its own secret-named environment variables.
+// Everything in a report may come from the SDK under test, so every string is scanned.
 //
 // How it fails: it does not (the built-in rules are constants).
 //

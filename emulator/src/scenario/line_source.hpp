@@ -2,10 +2,8 @@
 // LineBuffer, so files are framed exactly like the SDK's stdin (CRLF and BOM tolerated, '\n' the
 // only separator, blank lines delivered: they count).
 //
-// How it fails: for_each_file_line returns an error text when the file cannot be read (the
-// reasons of claude/base/input_file.hpp: not a regular file or a pipe, a FIFO without a
-// writer, a stalled writer, over kMaxInputFileBytes). A line above kMaxFileLineBytes comes as an
-// oversized event.
+// How it fails: for_each_file_line returns an error text when the file cannot be read (see
+// claude/base/input_file.hpp). A line above kMaxFileLineBytes comes as an oversized event.
 //
 // What it costs: one read(2) copy in chunks of up to 1 MiB and one memchr pass for the '\n's; a
 // line that spans two chunks is copied once more.

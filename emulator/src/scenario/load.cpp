@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <csignal>
 #include <variant>
 
@@ -193,10 +194,8 @@ std::optional<int> signal_number(std::string_view name) {
       {"TRAP", SIGTRAP}, {"ABRT", SIGABRT}, {"BUS", SIGBUS},   {"FPE", SIGFPE},
       {"KILL", SIGKILL}, {"USR1", SIGUSR1}, {"SEGV", SIGSEGV}, {"USR2", SIGUSR2},
       {"PIPE", SIGPIPE}, {"ALRM", SIGALRM}, {"TERM", SIGTERM}};
-  for (const auto& [text, number] : kSignals) {
-    if (text == name) return number;
-  }
-  return std::nullopt;
+  const auto* it = std::ranges::find(kSignals, name, &std::pair<std::string_view, int>::first);
+  return it == std::end(kSignals) ? std::nullopt : std::optional<int>(it->second);
 }
 
 }  // namespace claude::emulator

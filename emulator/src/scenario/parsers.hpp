@@ -91,7 +91,7 @@ class RecordingParser : public ScenarioBuilder {
   bool turn_answered_ = false;
   std::vector<std::string> changes_since_turn_;
   std::size_t answers_ = 0;
-  // Print mode (--print with a text prompt): stdin's text, and the prompt argument.
+  // Print mode with a text prompt.
   bool text_prompt_ = false;
   std::optional<std::string> prompt_argument_;
   std::string prompt_text_;

@@ -28,6 +28,14 @@ bool sent_from_outside(int signal) {
   return signal == SIGTERM || signal == SIGKILL || signal == SIGINT || signal == SIGHUP;
 }
 
+Step new_step(std::size_t line, Verb verb, std::string text = {}) {
+  Step step;
+  step.line = line;
+  step.text = std::move(text);
+  step.verb = verb;
+  return step;
+}
+
 }  // namespace
 
 RecordingParser::RecordingParser(std::string file) : ScenarioBuilder(std::move(file)) {
@@ -134,13 +142,12 @@ void RecordingParser::event(std::size_t line, std::string_view text, bool unterm
       }
     }
     const int index = direction_index(d);
-    if (pieces_[index].empty() && piece_line_[index] == 0) piece_line_[index] = line;
+    if (piece_line_[index] == 0) piece_line_[index] = line;
     if (event.value("more", false)) {
       pieces_[index] += bytes;
       return;
     }
-    if (!pieces_[index].empty()) bytes = std::move(pieces_[index]) + bytes;
-    pieces_[index].clear();
+    if (!pieces_[index].empty()) bytes = std::exchange(pieces_[index], {}) + bytes;
     complete_line(std::exchange(piece_line_[index], 0), d, std::move(bytes),
                   event.value("partial", false));
     return;
@@ -198,34 +205,23 @@ void RecordingParser::complete_line(std::size_t line, char dir, std::string text
   } else if (dir == 'o') {
     cli_line(line, std::move(text), partial);
   } else {
-    Step step;
-    step.verb = Verb::stderr_text;
-    step.line = line;
-    step.text = std::move(text);
-    if (!partial) step.text.push_back('\n');
-    add_output(std::move(step), nullptr);
+    if (!partial) text.push_back('\n');
+    add_output(new_step(line, Verb::stderr_text, std::move(text)), nullptr);
   }
 }
 
 Step& RecordingParser::add_step(std::size_t line, Verb verb) {
   expect_recorded_prompt(line);
-  Step& step = scenario_.steps.emplace_back();
-  step.verb = verb;
-  step.line = line;
-  return step;
+  return scenario_.steps.emplace_back(new_step(line, verb));
 }
 
 // In print mode the CLI answers the prompt once it has it: everything it writes waits for it.
 void RecordingParser::expect_recorded_prompt(std::size_t line) {
   if (!text_prompt_ || prompt_expected_) return;
   prompt_expected_ = true;
-  Step step;
-  step.verb = Verb::expect_prompt;
-  step.line = line;
+  Step& step = scenario_.steps.emplace_back(new_step(line, Verb::expect_prompt));
   step.value = print_mode_prompt(prompt_argument_, prompt_text_);
-  step.label = "prompt";
-  driver_ = step.label;
-  scenario_.steps.push_back(std::move(step));
+  step.label = driver_ = "prompt";
 }
 
 void RecordingParser::add_output(Step step, const std::string* reply_to) {
@@ -258,9 +254,7 @@ void RecordingParser::sdk_line(std::size_t line, const std::string& text) {
     }
     pattern = graded_sdk_pattern(message, capture, grading_);
   }
-  Step step;
-  step.verb = Verb::expect;
-  step.line = line;
+  Step step = new_step(line, Verb::expect);
   order_among_turns(step, message, label);
   step.value = std::move(pattern);
   if (!label.empty()) driver_ = step.label = std::move(label);
@@ -295,14 +289,11 @@ void RecordingParser::order_among_turns(Step& step, const Json& message, const s
 }
 
 void RecordingParser::cli_line(std::size_t line, std::string text, bool partial) {
-  Step step;
-  step.line = line;
   if (partial) {
-    step.verb = Verb::raw;
-    step.text = std::move(text);
-    add_output(std::move(step), nullptr);
+    add_output(new_step(line, Verb::raw, std::move(text)), nullptr);
     return;
   }
+  Step step = new_step(line, Verb::send);
   // Only replies to SDK requests and hook callbacks need rewriting; everything else stays the
   // recorded bytes. The CLI's requests are remembered: they tell what an SDK answer answers.
   // A line that is not JSON is replayed verbatim like any other.
@@ -314,7 +305,6 @@ void RecordingParser::cli_line(std::size_t line, std::string text, bool partial)
       grading_.cli_requests[id->get<std::string>()] = *request;
     }
     if (map_hook_callback_id(message, grading_)) {
-      step.verb = Verb::send;
       step.value = std::move(message);
       add_output(std::move(step), nullptr);
       return;
@@ -329,14 +319,12 @@ void RecordingParser::cli_line(std::size_t line, std::string text, bool partial)
       if (auto it = sdk_request_names_.find(message[kAnswered].get_ref<const std::string&>());
           it != sdk_request_names_.end()) {
         message[kAnswered] = "${" + it->second + "}";
-        step.verb = Verb::send;
         step.value = std::move(message);
         add_output(std::move(step), &it->second);
         return;
       }
     }
   }
-  step.verb = Verb::send;
   step.verbatim = true;
   if (session_state_gated_ && text.find("\"session_state_changed\"") != std::string::npos) {
     const Json message = base::parse_json_or_discarded(text);

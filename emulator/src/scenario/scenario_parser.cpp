@@ -111,11 +111,17 @@ void ScenarioParser::header(std::size_t line, const Json& h) {
       error(line, "header '" + std::string(key) + "' must be " + must_be);
     }
   };
-  auto text_field = [&](std::string_view key, std::string& out) {
+  // Printed by `--version` and in verdicts when `printable`: no terminal escape sequences.
+  auto text_field = [&](std::string_view key, std::string& out, bool printable = false) {
     field(key, "a string", [&](const Json& v) {
       if (v.is_string()) out = v.get<std::string>();
       return v.is_string();
     });
+    if (printable && !is_printable(out)) {
+      error(line, "header '" + std::string(key) +
+                      "' must be printable (no control characters), got " +
+                      quoted_for_terminal(Json(out)));
+    }
   };
   auto bool_field = [&](std::string_view key, bool& out) {
     field(key, "a boolean", [&](const Json& v) {
@@ -123,35 +129,20 @@ void ScenarioParser::header(std::size_t line, const Json& h) {
       return v.is_boolean();
     });
   };
-  // One of two spellings, each naming a value of an enum.
-  auto choice_field = [&]<typename Enum>(std::string_view key, Enum& out, const char* first,
-                                         Enum first_value, const char* second, Enum second_value) {
-    field(key, "\"" + std::string(first) + "\" or \"" + second + "\"", [&](const Json& v) {
-      if (v == first || v == second) out = v == first ? first_value : second_value;
-      return v == first || v == second;
-    });
-  };
-  text_field("name", header.name);
+  text_field("name", header.name, true);
   text_field("description", header.description);
-  text_field("cli_version", header.cli_version);
+  text_field("cli_version", header.cli_version, true);
   // Converted from a recording cut short: the note travels, and this scenario never passes.
   field("truncated", "a string (why the recording is incomplete)", [&](const Json& v) {
     if (v.is_string()) scenario_.truncated = v.get<std::string>();
     return v.is_string();
   });
-  // Printed by `--version` and in verdicts: no terminal escape sequences.
-  using Field = std::pair<std::string_view, const std::string*>;
-  for (const Field& text :
-       {Field{"name", &header.name}, Field{"cli_version", &header.cli_version}}) {
-    if (!is_printable(*text.second)) {
-      error(line, "header '" + std::string(text.first) +
-                      "' must be printable (no control characters), got " +
-                      quoted_for_terminal(Json(*text.second)));
-    }
-  }
 
-  choice_field("protocol", header.protocol, "stream-json", Dialect::stream_json, "jsonrpc",
-               Dialect::jsonrpc);
+  // Two-way choices: the header's defaults are the first of each.
+  field("protocol", "\"stream-json\" or \"jsonrpc\"", [&](const Json& v) {
+    if (v == "jsonrpc") header.protocol = Dialect::jsonrpc;
+    return v == "stream-json" || v == "jsonrpc";
+  });
   field("argv", "an object {\"require\":[…],\"forbid\":[…]}", [&](const Json& argv) {
     if (!argv.is_object()) return false;
     for (auto member = argv.begin(); member != argv.end(); ++member) {
@@ -214,7 +205,10 @@ void ScenarioParser::header(std::size_t line, const Json& h) {
     if (ms && *ms > 0) header.timeout_ms = *ms;
     return ms && *ms > 0;
   });
-  choice_field("order", header.order, "sequential", Order::sequential, "causal", Order::causal);
+  field("order", "\"sequential\" or \"causal\"", [&](const Json& v) {
+    if (v == "causal") header.order = Order::causal;
+    return v == "sequential" || v == "causal";
+  });
   field("driver", "an object", [&](const Json& v) {
     if (v.is_object()) header.driver = v;
     return v.is_object();
@@ -241,11 +235,10 @@ void ScenarioParser::step(std::size_t line, Json s) {
     for (auto it = s.begin(); it != s.end(); ++it) {
       keys += (keys.empty() ? "'" : ", '") + it.key() + "'" + did_you_mean(it.key(), verbs);
     }
-    error(line, "unknown verb (keys " + (keys.empty() ? std::string("none") : keys) +
-                    "); expected one of send, raw, raw_b64, stderr, stderr_b64, expect, request, "
-                    "cancel, respond, respond_error, sleep_ms, expect_eof, expect_prompt, exit, "
-                    "kill, hang");
-    return;
+    return error(line, "unknown verb (keys " + (keys.empty() ? std::string("none") : keys) +
+                           "); expected one of send, raw, raw_b64, stderr, stderr_b64, expect, "
+                           "request, cancel, respond, respond_error, sleep_ms, expect_eof, "
+                           "expect_prompt, exit, kill, hang");
   }
   std::vector<std::string> known(std::begin(kOrderModifiers), std::end(kOrderModifiers));
   for (const auto& modifier : spec->modifiers) {
@@ -302,29 +295,32 @@ void ScenarioParser::step(std::size_t line, Json s) {
     }
   }
 
+  // Modifiers of one verb only (the check above keeps them off the others).
+  if (auto it = s.find("chunks"); it != s.end()) {
+    if (!it->is_array() || it->empty()) {
+      return error(line, "chunks must be a non-empty array of byte counts");
+    }
+    for (const auto& n : *it) {
+      auto count = non_negative_ms(n);
+      if (!count || *count == 0) {
+        return error(line,
+                     "chunks holds " + base::dump_json(n) + ", expected a positive byte count");
+      }
+      step.chunks.push_back(static_cast<std::size_t>(*count));
+    }
+  }
+  if (auto it = s.find("gap_ms"); it != s.end()) {
+    auto ms = non_negative_ms(*it);
+    if (!ms) return error(line, "gap_ms must be a non-negative integer");
+    if (step.chunks.empty()) return error(line, "gap_ms needs chunks");
+    step.gap_ms = *ms;
+  }
+
   switch (spec->verb) {
     case Verb::send:
+    case Verb::respond:
       if (!check_names_known(line, referenced_variables(arg))) return;
       step.value = std::move(arg);
-      if (auto it = s.find("chunks"); it != s.end()) {
-        if (!it->is_array() || it->empty()) {
-          return error(line, "chunks must be a non-empty array of byte counts");
-        }
-        for (const auto& n : *it) {
-          auto count = non_negative_ms(n);
-          if (!count || *count == 0) {
-            return error(line,
-                         "chunks holds " + base::dump_json(n) + ", expected a positive byte count");
-          }
-          step.chunks.push_back(static_cast<std::size_t>(*count));
-        }
-      }
-      if (auto it = s.find("gap_ms"); it != s.end()) {
-        auto ms = non_negative_ms(*it);
-        if (!ms) return error(line, "gap_ms must be a non-negative integer");
-        if (step.chunks.empty()) return error(line, "gap_ms needs chunks");
-        step.gap_ms = *ms;
-      }
       break;
     case Verb::raw:
     case Verb::stderr_text:
@@ -380,10 +376,6 @@ void ScenarioParser::step(std::size_t line, Json s) {
       if (!defined_.contains(step.text)) {
         return error(line, "cancel: no earlier request named '" + step.text + "'");
       }
-      break;
-    case Verb::respond:
-      if (!check_names_known(line, referenced_variables(arg))) return;
-      step.value = std::move(arg);
       break;
     case Verb::sleep: {
       auto ms = non_negative_ms(arg);

@@ -47,17 +47,15 @@ Json omitted_or(std::initializer_list<Json> defaults) {
   return Json::object({{"$one_of", std::move(forms)}});
 }
 
-bool is_one_of(const Json* value, std::initializer_list<Json> defaults) {
-  return value == nullptr ||
-         std::ranges::any_of(defaults, [&](const Json& d) { return json_equal(*value, d); });
-}
-
 // A key graded with a default: the recorded value exactly, or "omitted or default" when the
 // recording had the default (so both encodings pass, and a non-default value fails).
 void grade_defaulted(Json& pattern, const Json& recorded, std::string_view key,
                      std::initializer_list<Json> defaults) {
   const Json* value = member(recorded, key);
-  pattern[std::string(key)] = is_one_of(value, defaults) ? omitted_or(defaults) : exactly(*value);
+  const bool is_default = value == nullptr || std::ranges::any_of(defaults, [&](const Json& d) {
+                            return json_equal(*value, d);
+                          });
+  pattern[std::string(key)] = is_default ? omitted_or(defaults) : exactly(*value);
 }
 
 // Rule "a text turn": "text" and [{"type":"text","text":"text"}] are the same content.
@@ -201,9 +199,7 @@ Json graded_mcp(const Json& answer, const Json& cli_request) {
   if (const Json* id = member(*response, "id")) graded["id"] = *id;
   if (const Json* error = member(*response, "error")) graded["error"] = exactly(*error);
   const Json* result = member(*response, "result");
-  const Json* method = member(*sent, "method");
-  const std::string name =
-      method != nullptr && method->is_string() ? method->get<std::string>() : std::string();
+  const std::string name = base::string_member(*sent, "method");
   if (result != nullptr && result->is_object() && name == "tools/call") {
     // Rule "per SDK": _meta is library metadata.
     Json r = with_exact_members(Json::object(), *result, {"_meta"});

@@ -2,9 +2,8 @@
 // "What a recording grades"): the recorded line itself, relaxed only where a value is minted per
 // run or per SDK, with the encodings that mean the same to the CLI accepted alike.
 //
-// What it is: a pure function of the recorded line and what the recording showed before it (the
-// CLI's own requests, which tell what an answer answers, and the hook callback ids the SDK
-// registered). It never fails: a line it does not know is graded on `type` (+ `subtype`).
+// What it is: a pure function of the recorded line and what the recording showed before it
+// (GradingContext). It never fails: a line it does not know is graded on `type` (+ `subtype`).
 //
 // What it costs: one walk over the recorded line; the patterns hold copies of the graded values.
 #pragma once

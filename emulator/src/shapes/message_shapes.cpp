@@ -1,5 +1,6 @@
 #include "claude/emulator/message_shapes.hpp"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -59,9 +60,8 @@ const std::vector<VersionShapes>& compiled() {
 
 const VersionShapes* shapes_for(const std::string& cli_version) {
   const auto& tables = compiled();
-  for (const auto& table : tables) {
-    if (table.cli_version == cli_version) return &table;
-  }
+  const auto it = std::ranges::find(tables, cli_version, &VersionShapes::cli_version);
+  if (it != tables.end()) return &*it;
   return tables.empty() ? nullptr : &tables.back();
 }
 
@@ -95,13 +95,9 @@ class Checker {
     }
     const std::string type_name = type->get<std::string>();
     std::string kind = type_name;
-    std::string sub;
-    if (type_name == "stream_event" && m.contains("event") && m["event"].is_object() &&
-        m["event"].contains("type") && m["event"]["type"].is_string()) {
-      sub = m["event"]["type"].get<std::string>();
-    } else if (m.contains("subtype") && m["subtype"].is_string()) {
-      sub = m["subtype"].get<std::string>();
-    }
+    const Json* event = type_name == "stream_event" ? base::member(m, "event") : nullptr;
+    std::string sub = event != nullptr ? base::string_member(*event, "type") : std::string();
+    if (sub.empty()) sub = base::string_member(m, "subtype");
     if (!sub.empty()) kind += "/" + sub;
     const auto it = shapes_.kinds.find(kind);
     if (it != shapes_.kinds.end()) return object(m, "", 0, it->second);

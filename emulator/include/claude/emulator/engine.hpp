@@ -1,18 +1,15 @@
 // Engine: plays a scenario against an SDK, one event at a time.
 //
-// What it is: the pure core of fake-claude. It is fed the SDK's stdin lines, stdin EOF and the
-// passing of time, and answers with bytes to write and the next moment it needs to be woken. It
-// never touches file descriptors, clocks or signals, so unit tests drive it directly;
-// `run_fake_claude` (fake_claude.hpp) is the process shell around it. The rules are those of
-// docs/scenario.md#ordering-and-verdict: the first failure ends the run (exit 1); after the last
-// step the engine waits up to timeout_ms for stdin EOF, then ends as scripted.
+// What it is: the pure core of fake-claude, fed the SDK's stdin lines, stdin EOF and the passing
+// of time; it answers with bytes to write and when to wake it next. It never touches file
+// descriptors, clocks or signals (run_fake_claude in fake_claude.hpp is the process shell). Rules:
+// docs/scenario.md#ordering-and-verdict.
 //
 // How it fails: never throws for anything an SDK sends; every failure is a `Failure` in the report.
 //
 // What it costs: each SDK line is parsed once; each waiting step scans the pending queue. Steps
-// pause while 1 MiB of output waits to be taken (next_deadline() is then "now"). The bytes of
-// raw, stderr and verbatim steps are moved out when written, so memory shrinks as a replay goes
-// on. With EngineOptions::speed > 0 a recording's output steps also wait for their recorded time.
+// pause while 1 MiB of output waits to be taken. The bytes of raw, stderr and verbatim steps are
+// moved out when written, so memory shrinks as a replay goes on.
 #pragma once
 
 #include <cstdint>
@@ -44,18 +41,15 @@ using Environment = std::vector<std::pair<std::string, std::string>>;
 struct EngineOptions {
   std::uint64_t seed = 0x2545F4914F6CDD1DULL;  // request ids are reproducible run to run
   int pid = 0;                                 // reported in the default initialize reply
-  // Pacing of steps that carry a recorded `t` (recordings): 0 plays them as fast as possible;
-  // X > 0 holds each output step (send, raw, stderr, exit, kill) until (its t - the anchor's t)
-  // / X has passed since the anchor went live. The anchor is the last SDK line or stdin EOF a
-  // recorded step consumed (its arrival time), or the start of the run.
+  // Recordings: 0 plays as fast as possible; X > 0 holds each output step until (its t - the
+  // anchor's t) / X has passed since the anchor (the last SDK line or stdin EOF a recorded step
+  // consumed, or the start) went live.
   double speed = 0;
 };
 
-// What the engine holds of SDK lines no step has consumed yet. A line that arrives when the hold
-// is full is read and dropped (Report::dropped_sdk_lines): a flood of SDK lines costs bounded
-// memory and a bounded report. Each line is matched against what is held, so the hold's count
-// also bounds the (quadratic) matching work of a flood: ~0.5 M matches for 1024 lines. Lines
-// matching the header's `ignore` patterns are listed in the transcript up to the same count.
+// The SDK lines no step has consumed yet that the engine holds; past this a line is read and
+// dropped (Report::dropped_sdk_lines), bounding the memory, the report and the quadratic matching
+// work of a flood (~0.5 M matches for 1024 lines). Ignored lines are listed up to the same count.
 inline constexpr std::size_t kMaxHeldSdkLines = 1024;
 inline constexpr std::size_t kMaxHeldSdkBytes = std::size_t{64} << 20;
 
@@ -86,11 +80,11 @@ class Engine {
   struct Pending {
     std::size_t transcript = 0;
     std::size_t bytes = 0;  // the line's size, counted in held_bytes_
-    Json value;
-    bool json = false;
+    Json value;             // discarded: not JSON
     bool auto_answered = false;
     bool own_response = false;  // a response to one of our requests: never a leftover
     bool prompt = false;        // print mode: the prompt (only expect_prompt takes it)
+    bool json() const { return !value.is_discarded(); }
   };
 
   // Causal order: a wait that is armed and not yet done.
@@ -101,9 +95,9 @@ class Engine {
   };
 
   bool causal() const { return scenario_.header.order == Order::causal; }
+  bool jsonrpc() const { return scenario_.header.protocol == Dialect::jsonrpc; }
   void advance(Millis now);
-  // Strict mode: a pending SDK line no expect not yet done can match fails the run now
-  // ("unexpected") instead of waiting out timeout_ms.
+  // Strict mode: a line no pending expect can match fails now instead of after timeout_ms.
   void fail_if_unexpected(std::size_t transcript);
   bool run_step(Step& step, std::size_t index, Millis now);  // true when the step is done
   // A wait step's attempt: true when satisfied (or failed: then finished_ is set).
@@ -117,11 +111,10 @@ class Engine {
   void settle_waits(Millis now);
   bool waits_done(const Step& step) const;
   void mark_done(std::size_t index, Millis now);
-  // Fails the run if the wait at `index`, armed at `since`, timed out or stdin EOF made it
-  // hopeless; false either way.
+  // Fails the run if the wait armed at `since` timed out or stdin EOF made it hopeless; false.
   bool wait_or_fail(std::size_t index, Millis now, Millis since, std::string_view request_id = {});
   void complete_prompt(Millis now);
-  TranscriptEntry transcript_entry(std::string_view bytes, char dir = 'i') const;  // at now_
+  TranscriptEntry& add_transcript(std::string_view bytes, char dir = 'i');  // at now_
   std::optional<Millis> prompt_due() const;
   void write(std::string bytes, std::optional<std::size_t> step,
              Output::Stream stream = Output::Stream::stdout_stream);
@@ -129,7 +122,6 @@ class Engine {
   std::optional<Json> substituted(const Json& value, std::size_t step);
   void write_message(const Json& message, std::optional<std::size_t> step);
   void hold(Pending pending);
-  bool hold_is_full() const;
   bool dropped_over_hold();  // a line that comes when the hold is full is only counted
   void release(std::deque<Pending>::iterator it);
   void consume(std::deque<Pending>::iterator it, std::size_t step);
@@ -145,7 +137,7 @@ class Engine {
   Json auto_initialize_reply(const Json& request_id) const;
   // Header::lenient: the real CLI's answer to a control request no step expects, if it has one.
   std::optional<Json> lenient_reply(const Json& request, const Json& request_id) const;
-  bool environment_has(const std::vector<std::pair<std::string, std::string>>& wanted) const;
+  bool environment_has(const Environment& wanted) const;
   Millis timeout_of(const Step& step) const;
   std::optional<Millis> paced_until(const Step& step) const;
 
@@ -190,8 +182,7 @@ class Engine {
   bool eof_ = false;
   bool finished_ = false;
   bool if_env_noted_ = false;  // one note for the lines if_env kept back
-  // Causal order: the transcript index of the SDK line each expect step consumed (an expect with
-  // `after` takes only lines that came after those of its labelled waits).
+  // Causal order: the transcript index of the SDK line each expect step consumed (for `after`).
   std::vector<std::optional<std::size_t>> consumed_line_;
   std::uint64_t rng_state_;
 };

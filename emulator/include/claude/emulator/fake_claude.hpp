@@ -1,9 +1,8 @@
 // fake-claude as a function: the process shell around `Engine`.
 //
-// What it is: everything the executable does — argv and environment, loading the scenario, the
-// stdin/stdout/stderr loop (stdin framed by the shared LineBuffer), the clock, signals, the report
-// file and the scripted ending — so `main.cpp` is one call. Its options, environment and exit
-// codes are those of fake_claude_usage() and docs/fake-claude.md.
+// What it is: everything the executable does (argv, environment, the scenario, the stdio loop,
+// the clock, signals, the report file, the scripted ending), so `main.cpp` is one call; see
+// fake_claude_usage() and docs/fake-claude.md.
 //
 // How it fails: never silently: a closed stdout (EPIPE; SIGPIPE is ignored) or SIGTERM/SIGINT/
 // SIGHUP before the scenario ends are failures written to the report before exiting.
