@@ -42,18 +42,11 @@ std::string verdict_label(const CaseResult& r) {
 }
 
 std::string colour_of(const CaseResult& r) {
+  // Green PASS, red FAIL, yellow NON-STRICT, cyan SKIPPED (in Verdict order).
+  static constexpr const char* kByVerdict[] = {"\033[32m", "\033[31m", "\033[33m", "\033[36m"};
   if (r.stale()) return "\033[31m";
-  switch (r.grade.verdict) {
-    case Verdict::pass:
-      return "\033[32m";
-    case Verdict::fail:
-      return r.baselined ? "\033[33m" : "\033[31m";
-    case Verdict::non_strict:
-      return "\033[33m";
-    case Verdict::skipped:
-      return "\033[36m";
-  }
-  return "";
+  if (r.baselined && r.grade.verdict == Verdict::fail) return "\033[33m";
+  return kByVerdict[static_cast<std::size_t>(r.grade.verdict)];
 }
 
 // XML 1.0 forbids most control characters even escaped; they become '?' before HTML escaping,
@@ -120,28 +113,15 @@ std::string case_text(const CaseResult& r, bool colour, bool verbose) {
 }
 
 std::string summary_text(const SuiteResult& suite) {
-  struct Counts {
-    int pass = 0, fail = 0, non_strict = 0, skipped = 0, baselined = 0, stale = 0;
-  };
+  // PASS, FAIL, NON-STRICT, SKIPPED (in Verdict order), BASELINED, STALE.
+  using Counts = std::array<int, 6>;
   std::map<std::string, Counts> groups;
-  Counts total;
+  Counts total{};
   for (const auto& r : suite.cases) {
+    const bool baselined_failure = r.baselined && r.grade.verdict == Verdict::fail;
     for (Counts* c : {&groups[r.conformance_case.group], &total}) {
-      if (r.stale()) ++c->stale;
-      switch (r.grade.verdict) {
-        case Verdict::pass:
-          ++c->pass;
-          break;
-        case Verdict::fail:
-          r.baselined ? ++c->baselined : ++c->fail;
-          break;
-        case Verdict::non_strict:
-          ++c->non_strict;
-          break;
-        case Verdict::skipped:
-          ++c->skipped;
-          break;
-      }
+      if (r.stale()) ++(*c)[5];
+      ++(*c)[baselined_failure ? 4 : static_cast<std::size_t>(r.grade.verdict)];
     }
   }
   char line[160];
@@ -150,8 +130,8 @@ std::string summary_text(const SuiteResult& suite) {
                 "NON-STRICT", "SKIPPED", "BASELINED", "STALE");
   out += line;
   auto row = [&](const std::string& name, const Counts& c) {
-    std::snprintf(line, sizeof line, "%-12s %6d %6d %10d %8d %10d %6d\n", name.c_str(), c.pass,
-                  c.fail, c.non_strict, c.skipped, c.baselined, c.stale);
+    std::snprintf(line, sizeof line, "%-12s %6d %6d %10d %8d %10d %6d\n", name.c_str(), c[0], c[1],
+                  c[2], c[3], c[4], c[5]);
     out += line;
   };
   for (const auto& [name, counts] : groups) row(name, counts);
