@@ -120,8 +120,7 @@ std::string read_and_close(int fd) {
 
 // Runs argv to completion with stdout and stderr captured together.
 struct Captured {
-  bool started = false;
-  int status = -1;
+  int status = -1;  // -1: it did not start (`output` says why)
   std::string output;
 };
 
@@ -140,7 +139,6 @@ Captured capture(const std::vector<std::string>& argv) {
     c.output = argv[0] + ": " + std::strerror(child.error);
     return c;
   }
-  c.started = true;
   c.output = read_and_close(fds[0]);
   const base::ExitStatus status = base::wait_exit(child.pid);
   c.status = status.signaled ? 128 + status.value : status.value;
@@ -479,11 +477,10 @@ OfflineRecordResult record_offline(const OfflineRecordOptions& options, std::ost
   p.real_cli = *real;
   // A bad model script is the caller's input error: stop before anything runs.
   const Captured check = capture({p.stub.string(), "--script", p.script.string(), "--check"});
-  if (!check.started || check.status != 0) {
+  if (check.status != 0) {
     err << check.output;
     if (!check.output.empty() && check.output.back() != '\n') err << '\n';
-    result.exit_code =
-        check.started && check.status == kExitUsage ? kExitUsage : kExitCommandFailed;
+    result.exit_code = check.status == kExitUsage ? kExitUsage : kExitCommandFailed;
     return result;
   }
   return run_helper(p, options, out, err);

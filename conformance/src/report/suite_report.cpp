@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 
+#include "claude/base/excerpt.hpp"
 #include "claude/base/json.hpp"
 #include "claude/report_html/html_text.hpp"
 
@@ -15,12 +16,6 @@ std::string seconds_text(double seconds) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.2fs", seconds);
   return buffer;
-}
-
-std::string clipped(std::string text, std::size_t limit = 600) {
-  if (text.size() > limit)
-    text = text.substr(0, limit) + "… (" + std::to_string(text.size()) + " bytes)";
-  return text;
 }
 
 std::string indent(const std::string& text, const std::string& prefix) {
@@ -63,13 +58,14 @@ std::string findings_text(const CaseResult& r) {
   std::string out;
   for (const auto& f : r.grade.findings) {
     out += "  " + f.where + ": " + f.message + "\n";
-    if (f.expected) out += "    expected: " + clipped(base::dump_json(*f.expected)) + "\n";
+    if (f.expected)
+      out += "    expected: " + base::excerpt(base::dump_json(*f.expected), 600) + "\n";
     if (f.closest) {
-      out += "    closest:  " + clipped(base::dump_json(*f.closest)) + "\n";
+      out += "    closest:  " + base::excerpt(base::dump_json(*f.closest), 600) + "\n";
       out += "    first difference at " +
              (f.pointer.empty() ? std::string("(the whole value)") : f.pointer) + "\n";
     }
-    if (!f.detail.empty()) out += indent(clipped(f.detail, 2000), "    | ");
+    if (!f.detail.empty()) out += indent(base::excerpt(f.detail, 2000), "    | ");
   }
   if (r.stale()) {
     out += "  baseline: listed as an expected failure (" + r.baselined->reason +
