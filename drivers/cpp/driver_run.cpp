@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <stop_token>
 #include <thread>
 #include <vector>
 
@@ -279,7 +280,7 @@ class DriverRun {
   }
 
   int run(sdk::Options options) {
-    std::thread watchdog([this] { watch(); });
+    std::jthread watchdog([this](const std::stop_token& done) { watch(done); });
     bool ok = true;
     try {
       if (spec_.prompt && spec_.control.empty())
@@ -293,7 +294,8 @@ class DriverRun {
     // Calls whose trigger never fired stay unfired by design; the others get time to report.
     triggers_.abandon_all();
     const bool settled = wait_for_calls(kSettle);
-    finish_watchdog(watchdog);
+    watchdog.request_stop();
+    watchdog.join();
     if (!timed_out_) {
       log_.write({{"obs", "end"}, {"ok", ok}});
       // A control call still blocked inside the SDK cannot be joined; leave without it.
@@ -399,10 +401,7 @@ class DriverRun {
     if (!(delay_ms > 0 && cancel.wait_for(std::chrono::milliseconds(delay_ms))) &&
         !cancel.cancelled())
       return false;
-    json entry = seen;
-    entry["obs"] = "callback_aborted";
-    entry["callback"] = callback;
-    log_.write(std::move(entry));
+    observe("callback_aborted", seen, "callback", callback);
     return true;
   }
 
@@ -585,10 +584,13 @@ class DriverRun {
     return cv_.wait_for(lock, limit, [&] { return workers_running_ == 0; });
   }
 
-  void watch() {
-    std::unique_lock lock(watch_mutex_);
-    if (watch_cv_.wait_for(lock, std::chrono::milliseconds(spec_.timeout_ms),
-                           [&] { return watch_done_; }))
+  // Until `done` is requested or the session outlives timeout_ms.
+  void watch(const std::stop_token& done) {
+    std::mutex mutex;
+    std::unique_lock lock(mutex);
+    if (std::condition_variable_any().wait_for(lock, done,
+                                               std::chrono::milliseconds(spec_.timeout_ms),
+                                               [&] { return done.stop_requested(); }))
       return;
     log_.write({{"obs", "error"},
                 {"message", "driver: the session did not end within " +
@@ -601,15 +603,6 @@ class DriverRun {
       return;
     }
     exit_now(3);
-  }
-
-  void finish_watchdog(std::thread& watchdog) {
-    {
-      std::lock_guard lock(watch_mutex_);
-      watch_done_ = true;
-    }
-    watch_cv_.notify_all();
-    watchdog.join();
   }
 
   const DriverInvocation& inv_;
@@ -628,9 +621,6 @@ class DriverRun {
   int workers_running_ = 0;
   std::vector<std::thread> workers_;
 
-  std::mutex watch_mutex_;
-  std::condition_variable watch_cv_;
-  bool watch_done_ = false;
   std::atomic<bool> timed_out_{false};
 };
 

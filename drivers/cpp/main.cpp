@@ -103,9 +103,8 @@ int main(int argc, char** argv) {
                                                      std::cout, std::cerr)) {
       return *exit;
     }
-    auto flag = [&](const char* name, const char* variable) -> std::optional<std::string> {
-      if (flags[name]) return flags[name];
-      return env(variable);
+    auto flag = [&](const char* name, const char* variable) {
+      return flags[name] ? flags[name] : env(variable);
     };
 
     claude::driver::DriverInvocation invocation;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <fstream>
-#include <iterator>
 #include <set>
 #include <sstream>
 #include <system_error>
@@ -235,8 +234,14 @@ std::string order_diff(const std::vector<OrderStep>& steps) {
   return out;
 }
 
-void kind_table(std::ostringstream& md, const std::vector<KindChange>& added,
-                const std::vector<KindChange>& removed) {
+std::string plural(std::size_t n, const std::string& one, const std::string& many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+// A table of the kinds added and removed, then the top-level fields of each; nested fields are
+// counted here and listed in the JSON report.
+void kind_section(std::ostringstream& md, const std::vector<KindChange>& added,
+                  const std::vector<KindChange>& removed) {
   md << "| change | direction | kind | first seen |\n|---|---|---|---|\n";
   for (const auto* list : {&removed, &added}) {
     for (const auto& c : *list) {
@@ -244,16 +249,6 @@ void kind_table(std::ostringstream& md, const std::vector<KindChange>& added,
          << code(c.kind) << " | " << seen_text(c.first_seen) << " |\n";
     }
   }
-}
-
-std::string plural(std::size_t n, const std::string& one, const std::string& many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
-
-// Under a kind table: the top-level fields of each kind added or removed; nested fields are
-// counted here and listed in the JSON report.
-void kind_fields(std::ostringstream& md, const std::vector<KindChange>& added,
-                 const std::vector<KindChange>& removed) {
   for (const auto* list : {&removed, &added}) {
     for (const auto& c : *list) {
       if (c.fields.empty()) continue;
@@ -506,14 +501,12 @@ std::string to_markdown(const DriftReport& r) {
   }
   if (!r.kinds_added.empty() || !r.kinds_removed.empty()) {
     md << "\n## Message kinds\n\n";
-    kind_table(md, r.kinds_added, r.kinds_removed);
-    kind_fields(md, r.kinds_added, r.kinds_removed);
+    kind_section(md, r.kinds_added, r.kinds_removed);
   }
   if (!r.control_added.empty() || !r.control_removed.empty()) {
     md << "\n## Control subtypes\n\n"
        << "`control_response/<subtype>/<request subtype>` names the request it answers.\n\n";
-    kind_table(md, r.control_added, r.control_removed);
-    kind_fields(md, r.control_added, r.control_removed);
+    kind_section(md, r.control_added, r.control_removed);
   }
   if (!r.fields_added.empty() || !r.fields_removed.empty()) {
     md << "\n## Fields\n\nCLI → SDK messages of kinds both sets have; `[]` stands for any array "
@@ -559,7 +552,7 @@ std::string to_markdown(const DriftReport& r) {
     struct Group {
       Direction direction;
       std::string diff;
-      std::vector<std::string> sessions;
+      std::string sessions;
     };
     std::vector<Group> groups;
     for (const auto& change : r.ordering) {
@@ -567,18 +560,12 @@ std::string to_markdown(const DriftReport& r) {
       auto it = std::find_if(groups.begin(), groups.end(), [&](const Group& g) {
         return g.direction == change.direction && g.diff == diff;
       });
-      if (it == groups.end()) {
-        groups.push_back({change.direction, std::move(diff), {}});
-        it = std::prev(groups.end());
-      }
-      it->sessions.push_back(change.session);
+      if (it == groups.end()) it = groups.insert(it, {change.direction, std::move(diff), ""});
+      it->sessions += (it->sessions.empty() ? "" : ", ") + code(change.session);
     }
     for (const auto& g : groups) {
-      md << "\n### " << arrow(g.direction) << " in ";
-      for (std::size_t i = 0; i < g.sessions.size(); ++i) {
-        md << (i ? ", " : "") << code(g.sessions[i]);
-      }
-      md << "\n\n```diff\n" << g.diff << "```\n";
+      md << "\n### " << arrow(g.direction) << " in " << g.sessions << "\n\n```diff\n"
+         << g.diff << "```\n";
     }
   }
   if (!r.options_added.empty() || !r.options_removed.empty() || !r.options_changed.empty()) {
@@ -644,17 +631,13 @@ Json to_json(const DriftReport& r) {
   for (const auto& change : r.ordering) {
     Json edits = Json::array();
     for (const auto& s : change.steps) {
-      if (s.op == OrderStep::Op::removed) {
-        edits.push_back({{"op", "removed"},
-                         {"kind", s.kind},
-                         {"base_index", s.base_index},
-                         {"base_line", s.base_line}});
-      } else if (s.op == OrderStep::Op::added) {
-        edits.push_back({{"op", "added"},
-                         {"kind", s.kind},
-                         {"candidate_index", s.candidate_index},
-                         {"candidate_line", s.candidate_line}});
-      }
+      if (s.op == OrderStep::Op::same) continue;
+      const bool removed = s.op == OrderStep::Op::removed;
+      const std::string side = removed ? "base" : "candidate";
+      edits.push_back({{"op", removed ? "removed" : "added"},
+                       {"kind", s.kind},
+                       {side + "_index", removed ? s.base_index : s.candidate_index},
+                       {side + "_line", removed ? s.base_line : s.candidate_line}});
     }
     ordering.push_back({{"recording", change.session},
                         {"direction", direction_name(change.direction)},

@@ -120,8 +120,7 @@ std::string read_and_close(int fd) {
 
 // Runs argv to completion with stdout and stderr captured together.
 struct Captured {
-  bool started = false;
-  int status = -1;
+  int status = -1;  // -1: it did not start (`output` says why)
   std::string output;
 };
 
@@ -140,7 +139,6 @@ Captured capture(const std::vector<std::string>& argv) {
     c.output = argv[0] + ": " + std::strerror(child.error);
     return c;
   }
-  c.started = true;
   c.output = read_and_close(fds[0]);
   const base::ExitStatus status = base::wait_exit(child.pid);
   c.status = status.signaled ? 128 + status.value : status.value;
@@ -276,23 +274,21 @@ struct Prepared {
 // code and the output.
 int run_inside(const Prepared& p, const OfflineRecordOptions& options, std::ostream& out,
                std::ostream& err, nlohmann::json& report) {
-  report["isolated"] = false;
-  if (options.netns != NetnsMode::off) {
-    if (const auto why = enter_loopback_namespace()) {
-      if (options.netns == NetnsMode::required || why->starts_with("loopback")) {
-        err << "harness record: a fresh network namespace was required but cannot be made: " << *why
-            << '\n';
-        return kExitCommandFailed;
-      }
-      out << "harness: offline run NOT isolated (" << *why
-          << "); relying on the traffic-disabling variables\n";
-    } else {
-      report["isolated"] = true;
-      out << "harness: offline run isolated in a fresh network namespace (loopback only)\n";
-    }
+  const bool off = options.netns == NetnsMode::off;
+  const auto not_isolated =
+      off ? std::optional<std::string>("--netns off") : enter_loopback_namespace();
+  if (not_isolated && !off &&
+      (options.netns == NetnsMode::required || not_isolated->starts_with("loopback"))) {
+    err << "harness record: a fresh network namespace was required but cannot be made: "
+        << *not_isolated << '\n';
+    return kExitCommandFailed;
+  }
+  report["isolated"] = !not_isolated;
+  if (not_isolated) {
+    out << "harness: offline run NOT isolated (" << *not_isolated
+        << "); relying on the traffic-disabling variables\n";
   } else {
-    out << "harness: offline run NOT isolated (--netns off); relying on the traffic-disabling "
-           "variables\n";
+    out << "harness: offline run isolated in a fresh network namespace (loopback only)\n";
   }
 
   std::string tmpl = (fs::temp_directory_path() / "harness-offline-XXXXXX").string();
@@ -323,11 +319,10 @@ int run_inside(const Prepared& p, const OfflineRecordOptions& options, std::ostr
     err << "harness record: " << e.what() << '\n';
     return kExitCommandFailed;
   }
-  const char* path = std::getenv("PATH");
   // Ours without ANTHROPIC_* and CLAUDE*, plus the offline set.
   std::map<std::string, std::optional<std::string>> set{
       {"HOME", (work / "home").string()},
-      {"PATH", shim->path().string() + ":" + (path != nullptr ? path : "/usr/bin:/bin")},
+      {"PATH", shim->path_variable()},
       {"ANTHROPIC_API_KEY", kFakeKey},
       {"ANTHROPIC_BASE_URL", stub.url()},
       {"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1"},
@@ -365,15 +360,7 @@ int run_inside(const Prepared& p, const OfflineRecordOptions& options, std::ostr
   report["command_started"] = result.started;
   report["command_signaled"] = result.signaled;
   report["command_value"] = result.value;
-  if (!result.started) {
-    err << "harness: " << result.describe() << '\n';
-    return kExitCommandFailed;
-  }
-  if (!fs::exists(p.output)) {
-    err << "harness: CMD ended (" << result.describe()
-        << ") without running claude: nothing recorded\n";
-    return kExitCommandFailed;
-  }
+  if (!command_recorded(result, fs::exists(p.output), err)) return kExitCommandFailed;
   if (auto why = unusable_recording(p.output)) {
     const fs::path kept = p.output.string() + ".incomplete";
     fs::rename(p.output, kept, ec);
@@ -395,10 +382,10 @@ int run_inside(const Prepared& p, const OfflineRecordOptions& options, std::ostr
 OfflineRecordResult run_helper(const Prepared& p, const OfflineRecordOptions& options,
                                std::ostream& out, std::ostream& err) {
   OfflineRecordResult result;
+  result.exit_code = kExitCommandFailed;
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) {
     err << "harness record: pipe: " << std::strerror(errno) << '\n';
-    result.exit_code = kExitCommandFailed;
     return result;
   }
   out.flush();
@@ -410,7 +397,6 @@ OfflineRecordResult run_helper(const Prepared& p, const OfflineRecordOptions& op
     err << "harness record: fork: " << std::strerror(errno) << '\n';
     ::close(fds[0]);
     ::close(fds[1]);
-    result.exit_code = kExitCommandFailed;
     return result;
   }
   if (pid == 0) {
@@ -441,7 +427,6 @@ OfflineRecordResult run_helper(const Prepared& p, const OfflineRecordOptions& op
   if (report.is_discarded() || !report.is_object()) {
     err << "harness record: the offline helper process died ("
         << (status.signaled ? "signal " : "exit ") << status.value << ")\n";
-    result.exit_code = kExitCommandFailed;
     return result;
   }
   out << report.value("out", "");
@@ -492,11 +477,10 @@ OfflineRecordResult record_offline(const OfflineRecordOptions& options, std::ost
   p.real_cli = *real;
   // A bad model script is the caller's input error: stop before anything runs.
   const Captured check = capture({p.stub.string(), "--script", p.script.string(), "--check"});
-  if (!check.started || check.status != 0) {
+  if (check.status != 0) {
     err << check.output;
     if (!check.output.empty() && check.output.back() != '\n') err << '\n';
-    result.exit_code =
-        check.started && check.status == kExitUsage ? kExitUsage : kExitCommandFailed;
+    result.exit_code = check.status == kExitUsage ? kExitUsage : kExitCommandFailed;
     return result;
   }
   return run_helper(p, options, out, err);

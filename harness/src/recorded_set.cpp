@@ -97,8 +97,8 @@ std::optional<std::string> validate_set(const PlainJson& set, const fs::path& fi
     names.push_back(name);
     if (!c.contains("sdks") || !c["sdks"].is_array()) return at + "needs an array \"sdks\"";
     for (const auto& s : c["sdks"]) {
-      if (!s.is_string() || std::find(kKnownSdks.begin(), kKnownSdks.end(), s.get<std::string>()) ==
-                                kKnownSdks.end()) {
+      if (!s.is_string() ||
+          std::ranges::find(kKnownSdks, s.get<std::string>()) == kKnownSdks.end()) {
         return at + "unknown sdk " + s.dump() + " (known: cpp, ts)";
       }
     }
@@ -206,7 +206,7 @@ int record_set(const RecordSetOptions& options, std::ostream& out, std::ostream&
     return kExitUsage;
   }
   for (const auto& s : options.sdks) {
-    if (std::find(kKnownSdks.begin(), kKnownSdks.end(), s) == kKnownSdks.end()) {
+    if (std::ranges::find(kKnownSdks, s) == kKnownSdks.end()) {
       err << "harness record-set: unknown --sdk '" << s << "' (known: cpp, ts)\n";
       return kExitUsage;
     }
@@ -351,10 +351,8 @@ int record_set(const RecordSetOptions& options, std::ostream& out, std::ostream&
           std::to_string(array.size()) + " observations\n");
       progress.advance(false);
     }
-    std::sort(listed.begin(), listed.end(), [](const std::string& a, const std::string& b) {
-      return std::find(kKnownSdks.begin(), kKnownSdks.end(), a) <
-             std::find(kKnownSdks.begin(), kKnownSdks.end(), b);
-    });
+    std::ranges::sort(listed, {},
+                      [](const std::string& s) { return std::ranges::find(kKnownSdks, s); });
     c["sdks"] = listed;
     if (skipped.empty()) {
       c.erase("skipped");
@@ -375,21 +373,18 @@ int record_set(const RecordSetOptions& options, std::ostream& out, std::ostream&
 int record_set_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   RecordSetOptions options;
   std::vector<std::string> positionals;
-  std::string out_dir, real_cli;
   CLI::App app;
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.add_option("SET_DIR", positionals);
   app.add_flag("-q,--quiet", options.quiet);
   app.add_flag("-v,--verbose", options.verbose);
-  app.add_option("-o,--output", out_dir);
-  app.add_option("--real-cli", real_cli);
+  app.add_option("-o,--output", options.out_dir);
+  app.add_option("--real-cli", options.real_cli);
   base::add_repeatable(app, "--sdk", options.sdks);
   base::add_repeatable(app, "--case", options.cases);
   app.add_option("--netns", options.netns);
   const base::CommandLineText text{"harness record-set", kRecordedSetHelp, kRecordedSetHelp};
   if (auto exit = base::parse_command_line(app, args, text, out, err)) return *exit;
-  options.out_dir = out_dir;
-  options.real_cli = real_cli;
   if (positionals.size() != 1) return base::usage_error(text, "need exactly one SET_DIR", err);
   options.set_dir = positionals[0];
   options.progress = &out == &std::cout && conformance::is_interactive_terminal(STDOUT_FILENO);

@@ -15,4 +15,14 @@ std::optional<std::string> unusable_recording(const std::filesystem::path& path)
   return std::nullopt;
 }
 
+bool command_recorded(const CommandResult& result, bool recorded, std::ostream& err) {
+  if (!result.started) {
+    err << "harness: " << result.describe() << '\n';
+  } else if (!recorded) {
+    err << "harness: CMD ended (" << result.describe()
+        << ") without running claude: nothing recorded\n";
+  }
+  return result.started && recorded;
+}
+
 }  // namespace claude::harness

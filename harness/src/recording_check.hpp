@@ -9,11 +9,17 @@
 
 #include <filesystem>
 #include <optional>
+#include <ostream>
 #include <string>
+
+#include "claude/harness/command_runner.hpp"
 
 namespace claude::harness {
 
 // nullopt when usable; otherwise "it does not load: …" or "it is incomplete: <truncated note>".
 [[nodiscard]] std::optional<std::string> unusable_recording(const std::filesystem::path& path);
+
+// Whether CMD started and ran claude (`recorded`: it left a recording); if not, says so on `err`.
+[[nodiscard]] bool command_recorded(const CommandResult& result, bool recorded, std::ostream& err);
 
 }  // namespace claude::harness

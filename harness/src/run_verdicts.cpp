@@ -3,6 +3,7 @@
 #include <fstream>
 #include <ostream>
 
+#include "claude/base/excerpt.hpp"
 #include "claude/conformance/run_files.hpp"
 
 namespace claude::harness {
@@ -27,12 +28,6 @@ nlohmann::json missing_report(const std::string& scenario, const RunRecord& run,
             {"location", scenario},
             {"message", "fake-claude (run " + std::to_string(run.number) + ", pid " +
                             std::to_string(run.pid) + ") ended without a report: " + why}}}};
-}
-
-// At most `limit` bytes of a line, with how much was left out.
-std::string shortened(const std::string& line, std::size_t limit = 160) {
-  if (line.size() <= limit) return line;
-  return line.substr(0, limit) + "… (" + std::to_string(line.size()) + " bytes)";
 }
 
 void print_one(const nlohmann::json& report, const std::string& prefix, std::ostream& out) {
@@ -72,7 +67,7 @@ void print_one(const nlohmann::json& report, const std::string& prefix, std::ost
         out << prefix << "  … " << report["leftover"].size() - 5 << " more in the report\n";
         break;
       }
-      out << prefix << "  " << shortened(entry.value("line", "")) << '\n';
+      out << prefix << "  " << base::excerpt(entry.value("line", ""), 160) << '\n';
     }
   }
 }

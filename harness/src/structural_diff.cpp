@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <optional>
 
+#include "claude/base/json.hpp"
+
 namespace claude::harness {
 namespace {
 
@@ -79,13 +81,10 @@ bool same_step(const emulator::Step& a, const emulator::Step& b) {
 }
 
 std::string type_of(const Json& v) {
-  if (!v.is_object()) return {};
-  std::string out;
-  if (auto t = v.find("type"); t != v.end() && t->is_string()) out = t->get<std::string>();
-  const Json* sub = nullptr;
-  if (auto s = v.find("subtype"); s != v.end()) sub = &*s;
-  if (auto r = v.find("request"); sub == nullptr && r != v.end() && r->is_object()) {
-    if (auto s = r->find("subtype"); s != r->end()) sub = &*s;
+  std::string out = base::string_member(v, "type");
+  const Json* sub = base::member(v, "subtype");
+  if (const Json* request = base::member(v, "request"); sub == nullptr && request != nullptr) {
+    sub = base::member(*request, "subtype");
   }
   if (sub != nullptr && sub->is_string()) out += "/" + sub->get<std::string>();
   return out;

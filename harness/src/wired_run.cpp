@@ -233,10 +233,6 @@ int record_into_directory(const fs::path& directory, const fs::path& tee,
   const std::set<fs::path> before = files_in(directory);
   const CommandResult result =
       run_through_tee(tee, fs::absolute(directory).string() + "/", real_cli, command);
-  if (!result.started) {
-    err << "harness: " << result.describe() << '\n';
-    return kExitCommandFailed;
-  }
   std::size_t recorded = 0;
   std::size_t unusable = 0;
   for (const fs::path& file : files_in(directory)) {
@@ -249,11 +245,7 @@ int record_into_directory(const fs::path& directory, const fs::path& tee,
       err << "harness: " << file.string() << " is not usable, " << *why << "\n";
     }
   }
-  if (recorded == 0) {
-    err << "harness: CMD ended (" << result.describe()
-        << ") without running claude: nothing recorded\n";
-    return kExitCommandFailed;
-  }
+  if (!command_recorded(result, recorded != 0, err)) return kExitCommandFailed;
   if (unusable != 0 || !result.succeeded()) {
     if (!result.succeeded()) err << "harness: CMD failed (" << result.describe() << ")\n";
     return kExitCommandFailed;
@@ -278,15 +270,7 @@ int record_file(const fs::path& output, const std::optional<std::string>& real_c
   fs::remove(fresh, ec);
   const CommandResult result =
       run_through_tee(tee, fs::absolute(fresh).string(), real_cli, command);
-  if (!result.started) {
-    err << "harness: " << result.describe() << '\n';
-    return kExitCommandFailed;
-  }
-  if (!fs::exists(fresh)) {
-    err << "harness: CMD ended (" << result.describe()
-        << ") without running claude: nothing recorded\n";
-    return kExitCommandFailed;
-  }
+  if (!command_recorded(result, fs::exists(fresh), err)) return kExitCommandFailed;
   if (auto why = unusable_recording(fresh)) {
     const fs::path kept = output.string() + ".incomplete";
     fs::rename(fresh, kept, ec);

@@ -246,10 +246,8 @@ int run_check(std::span<const std::string> args, std::ostream& out, std::ostream
         results[i] = std::move(result);
       }
     };
-    std::vector<std::thread> workers;
-    workers.reserve(static_cast<std::size_t>(jobs));
-    for (int j = 0; j < jobs; ++j) workers.emplace_back(worker);
-    for (auto& w : workers) w.join();
+    std::vector<std::jthread> workers(static_cast<std::size_t>(jobs));
+    for (auto& w : workers) w = std::jthread(worker);
   }
   fs::remove_all(work_dir, ec);
 

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 
+#include "claude/base/excerpt.hpp"
 #include "claude/base/json.hpp"
 #include "claude/report_html/html_text.hpp"
 
@@ -15,12 +16,6 @@ std::string seconds_text(double seconds) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.2fs", seconds);
   return buffer;
-}
-
-std::string clipped(std::string text, std::size_t limit = 600) {
-  if (text.size() > limit)
-    text = text.substr(0, limit) + "… (" + std::to_string(text.size()) + " bytes)";
-  return text;
 }
 
 std::string indent(const std::string& text, const std::string& prefix) {
@@ -42,18 +37,11 @@ std::string verdict_label(const CaseResult& r) {
 }
 
 std::string colour_of(const CaseResult& r) {
+  // Green PASS, red FAIL, yellow NON-STRICT, cyan SKIPPED (in Verdict order).
+  static constexpr const char* kByVerdict[] = {"\033[32m", "\033[31m", "\033[33m", "\033[36m"};
   if (r.stale()) return "\033[31m";
-  switch (r.grade.verdict) {
-    case Verdict::pass:
-      return "\033[32m";
-    case Verdict::fail:
-      return r.baselined ? "\033[33m" : "\033[31m";
-    case Verdict::non_strict:
-      return "\033[33m";
-    case Verdict::skipped:
-      return "\033[36m";
-  }
-  return "";
+  if (r.baselined && r.grade.verdict == Verdict::fail) return "\033[33m";
+  return kByVerdict[static_cast<std::size_t>(r.grade.verdict)];
 }
 
 // XML 1.0 forbids most control characters even escaped; they become '?' before HTML escaping,
@@ -70,13 +58,14 @@ std::string findings_text(const CaseResult& r) {
   std::string out;
   for (const auto& f : r.grade.findings) {
     out += "  " + f.where + ": " + f.message + "\n";
-    if (f.expected) out += "    expected: " + clipped(base::dump_json(*f.expected)) + "\n";
+    if (f.expected)
+      out += "    expected: " + base::excerpt(base::dump_json(*f.expected), 600) + "\n";
     if (f.closest) {
-      out += "    closest:  " + clipped(base::dump_json(*f.closest)) + "\n";
+      out += "    closest:  " + base::excerpt(base::dump_json(*f.closest), 600) + "\n";
       out += "    first difference at " +
              (f.pointer.empty() ? std::string("(the whole value)") : f.pointer) + "\n";
     }
-    if (!f.detail.empty()) out += indent(clipped(f.detail, 2000), "    | ");
+    if (!f.detail.empty()) out += indent(base::excerpt(f.detail, 2000), "    | ");
   }
   if (r.stale()) {
     out += "  baseline: listed as an expected failure (" + r.baselined->reason +
@@ -120,28 +109,15 @@ std::string case_text(const CaseResult& r, bool colour, bool verbose) {
 }
 
 std::string summary_text(const SuiteResult& suite) {
-  struct Counts {
-    int pass = 0, fail = 0, non_strict = 0, skipped = 0, baselined = 0, stale = 0;
-  };
+  // PASS, FAIL, NON-STRICT, SKIPPED (in Verdict order), BASELINED, STALE.
+  using Counts = std::array<int, 6>;
   std::map<std::string, Counts> groups;
-  Counts total;
+  Counts total{};
   for (const auto& r : suite.cases) {
+    const bool baselined_failure = r.baselined && r.grade.verdict == Verdict::fail;
     for (Counts* c : {&groups[r.conformance_case.group], &total}) {
-      if (r.stale()) ++c->stale;
-      switch (r.grade.verdict) {
-        case Verdict::pass:
-          ++c->pass;
-          break;
-        case Verdict::fail:
-          r.baselined ? ++c->baselined : ++c->fail;
-          break;
-        case Verdict::non_strict:
-          ++c->non_strict;
-          break;
-        case Verdict::skipped:
-          ++c->skipped;
-          break;
-      }
+      if (r.stale()) ++(*c)[5];
+      ++(*c)[baselined_failure ? 4 : static_cast<std::size_t>(r.grade.verdict)];
     }
   }
   char line[160];
@@ -150,8 +126,8 @@ std::string summary_text(const SuiteResult& suite) {
                 "NON-STRICT", "SKIPPED", "BASELINED", "STALE");
   out += line;
   auto row = [&](const std::string& name, const Counts& c) {
-    std::snprintf(line, sizeof line, "%-12s %6d %6d %10d %8d %10d %6d\n", name.c_str(), c.pass,
-                  c.fail, c.non_strict, c.skipped, c.baselined, c.stale);
+    std::snprintf(line, sizeof line, "%-12s %6d %6d %10d %8d %10d %6d\n", name.c_str(), c[0], c[1],
+                  c[2], c[3], c[4], c[5]);
     out += line;
   };
   for (const auto& [name, counts] : groups) row(name, counts);

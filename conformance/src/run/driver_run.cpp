@@ -33,6 +33,12 @@ constexpr std::chrono::milliseconds kLeakGrace{500};
 struct Pipe {
   int read = -1;
   int write = -1;
+  Pipe() {
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0) return;
+    read = fds[0];
+    write = fds[1];
+  }
   ~Pipe() {
     if (read >= 0) ::close(read);
     close_write();
@@ -42,14 +48,6 @@ struct Pipe {
     write = -1;
   }
 };
-
-bool make_pipe(Pipe& p) {
-  int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) return false;
-  p.read = fds[0];
-  p.write = fds[1];
-  return true;
-}
 
 std::vector<std::string> merged_environment(
     const std::vector<std::pair<std::string, std::string>>& extra) {
@@ -137,9 +135,8 @@ std::optional<Json> read_report(const std::filesystem::path& path) {
 RunOutcome run_driver(const DriverRunRequest& request) {
   RunOutcome outcome;
   const auto started = Clock::now();
-  Pipe out_pipe;
-  Pipe err_pipe;
-  if (request.argv.empty() || !make_pipe(out_pipe) || !make_pipe(err_pipe)) {
+  Pipe out_pipe, err_pipe;
+  if (request.argv.empty() || out_pipe.read < 0 || err_pipe.read < 0) {
     outcome.driver_exit = 127;
     outcome.driver_stderr = request.argv.empty() ? "empty driver command" : std::strerror(errno);
     return outcome;

@@ -57,17 +57,14 @@ std::size_t depth(const std::string& pointer) {
 // The problems of the branch that got deepest into the value: the one the author most likely
 // meant ({"delay_ms": -1} is a bad object trigger, not a bad "start").
 std::vector<SchemaProblem> deepest(const std::vector<std::vector<SchemaProblem>>& branches) {
-  const std::vector<SchemaProblem>* best = nullptr;
-  std::size_t best_depth = 0;
-  for (const auto& b : branches) {
+  const auto reach = [](const std::vector<SchemaProblem>& problems) {
     std::size_t d = 0;
-    for (const auto& p : b) d = std::max(d, depth(p.pointer));
-    if (best == nullptr || d > best_depth) {
-      best = &b;
-      best_depth = d;
-    }
-  }
-  return best ? *best : std::vector<SchemaProblem>{};
+    for (const auto& p : problems) d = std::max(d, depth(p.pointer));
+    return d;
+  };
+  const auto best = std::max_element(branches.begin(), branches.end(),
+                                     [&](auto& a, auto& b) { return reach(a) < reach(b); });
+  return best == branches.end() ? std::vector<SchemaProblem>{} : *best;
 }
 
 std::string description_or(const Json& schema, std::string fallback) {
@@ -88,11 +85,10 @@ void JsonSchema::check_keywords(const Json& schema, const std::string& where) co
     if (!kKeywords.contains(key))
       throw std::invalid_argument(where + ": schema keyword '" + key + "' is not implemented");
     if (key == "$ref") (void)resolve(sub.get<std::string>());
-    if (key == "properties" || key == "definitions") {
+    if (key == "properties" || key == "definitions" || key == "allOf" || key == "anyOf" ||
+        key == "oneOf") {
+      // items() names an array's elements by their index.
       for (const auto& [name, s] : sub.items()) check_keywords(s, where + "/" + key + "/" + name);
-    } else if (key == "allOf" || key == "anyOf" || key == "oneOf") {
-      for (std::size_t i = 0; i < sub.size(); ++i)
-        check_keywords(sub[i], where + "/" + key + "/" + std::to_string(i));
     } else if (key == "not" || key == "if" || key == "then" || key == "else" || key == "items" ||
                (key == "additionalProperties" && sub.is_object())) {
       check_keywords(sub, where + "/" + key);
