@@ -28,22 +28,15 @@ void base64_append(std::string& out, std::string_view bytes) {
   const std::size_t start = out.size();
   out.resize(start + (n + 2) / 3 * 4);
   char* dst = out.data() + start;
-  std::size_t i = 0;
-  for (; i + 3 <= n; i += 3) {
-    const std::uint32_t v =
-        (std::uint32_t{in[i]} << 16) | (std::uint32_t{in[i + 1]} << 8) | in[i + 2];
-    *dst++ = kAlphabet[(v >> 18) & 63];
-    *dst++ = kAlphabet[(v >> 12) & 63];
-    *dst++ = kAlphabet[(v >> 6) & 63];
-    *dst++ = kAlphabet[v & 63];
-  }
-  if (i < n) {
+  for (std::size_t i = 0; i < n; i += 3) {
+    const std::size_t left = n - i;  // the last group may hold 1 or 2 bytes: '=' pads it
     std::uint32_t v = std::uint32_t{in[i]} << 16;
-    if (i + 1 < n) v |= std::uint32_t{in[i + 1]} << 8;
+    if (left > 1) v |= std::uint32_t{in[i + 1]} << 8;
+    if (left > 2) v |= in[i + 2];
     *dst++ = kAlphabet[(v >> 18) & 63];
     *dst++ = kAlphabet[(v >> 12) & 63];
-    *dst++ = i + 1 < n ? kAlphabet[(v >> 6) & 63] : '=';
-    *dst++ = '=';
+    *dst++ = left > 1 ? kAlphabet[(v >> 6) & 63] : '=';
+    *dst++ = left > 2 ? kAlphabet[v & 63] : '=';
   }
 }
 

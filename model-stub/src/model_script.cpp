@@ -22,8 +22,10 @@ struct LineContext {
   }
 };
 
+// `object` must be a JSON object with no keys besides `keys`.
 void allow_only(const LineContext& at, const Json& object, std::string_view where,
                 std::initializer_list<std::string_view> keys) {
+  if (!object.is_object()) at.fail(std::string(where) + " must be an object");
   for (const auto& item : object.items()) {
     if (std::ranges::find(keys, item.key()) == keys.end())
       at.fail("unknown key \"" + item.key() + "\" in " + std::string(where));
@@ -87,7 +89,6 @@ Json parse_block(const LineContext& at, const Json& block, std::size_t index) {
 }
 
 Reply parse_reply(const LineContext& at, const Json& value) {
-  if (!value.is_object()) at.fail("reply must be an object");
   allow_only(at, value, "reply", {"content", "stop_reason", "usage", "model", "chunk_chars"});
   Reply reply;
   const Json* content = member(value, "content");
@@ -113,7 +114,6 @@ Reply parse_reply(const LineContext& at, const Json& value) {
 }
 
 HttpError parse_error(const LineContext& at, const Json& value) {
-  if (!value.is_object()) at.fail("error must be an object");
   allow_only(at, value, "error", {"status", "type", "message", "retry_after"});
   HttpError error;
   const Json* status = member(value, "status");
@@ -134,7 +134,6 @@ HttpError parse_error(const LineContext& at, const Json& value) {
 }
 
 StreamFaults parse_faults(const LineContext& at, const Json& value) {
-  if (!value.is_object()) at.fail("stream must be an object");
   allow_only(at, value, "stream",
              {"delay_ms", "drop_after", "error_after", "error_type", "error_message"});
   StreamFaults faults;
@@ -158,7 +157,6 @@ Rule parse_rule(const LineContext& at, const Json& value) {
   Rule rule;
   rule.line = at.line;
   if (const Json* when = member(value, "when")) {
-    if (!when->is_object()) at.fail("when must be an object");
     allow_only(at, *when, "when", {"user_text", "tool_result", "request"});
     if (const Json* p = member(*when, "user_text"))
       rule.user_text = checked_pattern(at, *p, "when.user_text");

@@ -24,14 +24,13 @@ std::string lower(std::string_view text) {
   return out;
 }
 
-}  // namespace
-
 bool is_secret_header(std::string_view name) {
   static constexpr std::array<std::string_view, 5> kSecret = {
       "x-api-key", "authorization", "proxy-authorization", "cookie", "set-cookie"};
-  const std::string key = lower(name);
-  return std::find(kSecret.begin(), kSecret.end(), key) != kSecret.end();
+  return std::ranges::find(kSecret, lower(name)) != kSecret.end();
 }
+
+}  // namespace
 
 Json request_log_entry(std::size_t seq, const ApiRequest& request, const ApiResponse& response) {
   Json headers = Json::object();

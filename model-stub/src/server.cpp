@@ -247,7 +247,7 @@ asio::awaitable<void> accept_loop(tcp::acceptor& acceptor, ScriptedModel& model,
 
 Server::Server(asio::io_context& io, ScriptedModel& model, RequestLog* log, std::uint16_t port,
                ServerLimits limits)
-    : io_(io), model_(model), log_(log), acceptor_(io), limits_(limits) {
+    : model_(model), log_(log), acceptor_(io), limits_(limits) {
   budget_.limit = limits_.body_budget_bytes;
   const tcp::endpoint endpoint(asio::ip::address_v4::loopback(), port);
   acceptor_.open(endpoint.protocol());
@@ -258,7 +258,8 @@ Server::Server(asio::io_context& io, ScriptedModel& model, RequestLog* log, std:
 }
 
 void Server::start() {
-  asio::co_spawn(io_, accept_loop(acceptor_, model_, log_, limits_, budget_), asio::detached);
+  asio::co_spawn(acceptor_.get_executor(), accept_loop(acceptor_, model_, log_, limits_, budget_),
+                 asio::detached);
 }
 
 void Server::stop() {

@@ -99,22 +99,20 @@ class EnginePump {
   void track(std::string_view line, std::string_view type, bool add) {
     if (line.find(type) == std::string_view::npos) return;
     const Json value = claude::base::parse_json_or_discarded(line);
-    if (!value.is_object() || !value.contains("type") || value["type"] != Json(std::string(type)) ||
-        !value.contains("request_id") || !value["request_id"].is_string())
+    const Json* id = claude::base::member(value, "request_id");
+    if (claude::base::string_member(value, "type") != type || id == nullptr || !id->is_string())
       return;
-    const std::string id = value["request_id"].get<std::string>();
     if (add)
-      awaiting_.insert(id);
+      awaiting_.insert(id->get<std::string>());
     else
-      awaiting_.erase(id);
+      awaiting_.erase(id->get<std::string>());
   }
   void answered(std::string_view frame) {
     if (awaiting_.empty() || frame.find("control_response") == std::string_view::npos) return;
     const Json value = claude::base::parse_json_or_discarded(frame);
-    if (!value.is_object() || !value.contains("response") || !value["response"].is_object()) return;
-    const Json& response = value["response"];
-    if (response.contains("request_id") && response["request_id"].is_string())
-      awaiting_.erase(response["request_id"].get<std::string>());
+    const Json* response = claude::base::member(value, "response");
+    const Json* id = response != nullptr ? claude::base::member(*response, "request_id") : nullptr;
+    if (id != nullptr && id->is_string()) awaiting_.erase(id->get<std::string>());
   }
 
   void pump() {

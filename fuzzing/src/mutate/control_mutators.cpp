@@ -6,8 +6,6 @@
 namespace claude::fuzzing::kit {
 namespace {
 
-using Site = std::optional<std::string>;
-
 // Bodies of CLI → SDK requests an SDK can receive without having registered anything for them.
 Json unregistered_body(std::size_t which) {
   switch (which) {

@@ -7,8 +7,6 @@
 namespace claude::fuzzing::kit {
 namespace {
 
-using Site = std::optional<std::string>;
-
 // Inserts a `raw` step writing one of `lines`; returns which.
 std::size_t insert_raw(ScenarioDoc& doc, FuzzRng& rng, std::span<const std::string_view> lines) {
   const std::size_t which = rng.below(lines.size());

@@ -7,20 +7,6 @@
 namespace claude::fuzzing::kit {
 namespace {
 
-using Site = std::optional<std::string>;
-
-constexpr std::string_view kPlaceholder = "@@fuzz-placeholder@@";
-
-// Writes the plain send at `i` as raw bytes with the placeholder string replaced by `literal`
-// (JSON text no value can hold: a lone surrogate escape, a number beyond double).
-void write_with_literal(ScenarioDoc& doc, std::size_t i, std::string_view literal) {
-  std::string line = line_of(doc.steps[i]);
-  const std::string quoted = "\"" + std::string(kPlaceholder) + "\"";
-  if (auto at = line.find(quoted); at != std::string::npos)
-    line.replace(at, quoted.size(), literal);
-  doc.steps[i] = raw_like(doc.steps[i], line + "\n");
-}
-
 // A member (not `type`) of the message at a random depth whose value `keep` accepts.
 template <typename Keep>
 std::optional<MemberRef> pick_member_where(Json& message, FuzzRng& rng, Keep keep) {
@@ -141,29 +127,39 @@ Site string_escapes(ScenarioDoc& doc, FuzzRng& rng) {
   return t->site("message.string_escapes") + " " + std::to_string(which);
 }
 
-Site lone_surrogate(ScenarioDoc& doc, FuzzRng& rng) {
-  auto t = pick_target(doc, rng, is_plain_send, pick_string);
+// The member `pick` chooses in a plain send, written as raw bytes holding one of `literals`
+// instead (JSON text no value can hold: a lone surrogate escape, a number beyond double).
+template <typename Pick>
+Site write_literal(ScenarioDoc& doc, FuzzRng& rng, std::string_view name, Pick pick,
+                   std::span<const std::string_view> literals) {
+  auto t = pick_target(doc, rng, is_plain_send, pick);
   if (!t) return std::nullopt;
-  const std::string site = t->site("message.lone_surrogate");
+  const std::string site = t->site(name);
+  constexpr std::string_view kPlaceholder = "@@fuzz-placeholder@@";
   t->value() = std::string(kPlaceholder);
-  static constexpr std::array<std::string_view, 3> kLiterals = {"\"\\ud800\"", "\"tail \\udfff\"",
-                                                                "\"\\ud83d\\u0041\""};
-  write_with_literal(doc, t->step, kLiterals[rng.below(kLiterals.size())]);
+  const std::string_view literal = literals[rng.below(literals.size())];
+  std::string line = line_of(doc.steps[t->step]);
+  const std::string quoted = "\"" + std::string(kPlaceholder) + "\"";
+  if (auto at = line.find(quoted); at != std::string::npos)
+    line.replace(at, quoted.size(), literal);
+  doc.steps[t->step] = raw_like(doc.steps[t->step], line + "\n");
   return site;
 }
 
+Site lone_surrogate(ScenarioDoc& doc, FuzzRng& rng) {
+  static constexpr std::array<std::string_view, 3> kLiterals = {"\"\\ud800\"", "\"tail \\udfff\"",
+                                                                "\"\\ud83d\\u0041\""};
+  return write_literal(doc, rng, "message.lone_surrogate", pick_string, kLiterals);
+}
+
 Site huge_number(ScenarioDoc& doc, FuzzRng& rng) {
-  auto t = pick_target(doc, rng, is_plain_send, [](Json& message, FuzzRng& r) {
-    return pick_member_where(message, r, [](const Json& v) { return v.is_number(); });
-  });
-  if (!t) return std::nullopt;
-  const std::string site = t->site("message.huge_number");
-  t->value() = std::string(kPlaceholder);
   static constexpr std::array<std::string_view, 5> kLiterals = {
       "1e400", "123456789012345678901234567890", "-0", "1.7976931348623157e308",
       "-9223372036854775809"};
-  write_with_literal(doc, t->step, kLiterals[rng.below(kLiterals.size())]);
-  return site;
+  auto pick_number = [](Json& message, FuzzRng& r) {
+    return pick_member_where(message, r, [](const Json& v) { return v.is_number(); });
+  };
+  return write_literal(doc, rng, "message.huge_number", pick_number, kLiterals);
 }
 
 Site extra_field(ScenarioDoc& doc, FuzzRng& rng) {

@@ -35,15 +35,12 @@ void collect(Json& object, const std::string& prefix, bool top,
 }  // namespace
 
 std::string kind_of(const Json& message) {
-  if (!message.is_object() || !message.contains("type") || !message["type"].is_string()) return "?";
-  std::string kind = message["type"].get<std::string>();
-  const Json* subtype = nullptr;
-  if (message.contains("subtype")) {
-    subtype = &message["subtype"];
-  } else if (message.contains("request") && message["request"].is_object() &&
-             message["request"].contains("subtype")) {
-    subtype = &message["request"]["subtype"];
-  }
+  const Json* type = base::member(message, "type");
+  if (type == nullptr || !type->is_string()) return "?";
+  const Json* subtype = base::member(message, "subtype");
+  const Json* request = base::member(message, "request");
+  if (subtype == nullptr && request != nullptr) subtype = base::member(*request, "subtype");
+  std::string kind = type->get<std::string>();
   if (subtype != nullptr && subtype->is_string()) kind += "/" + subtype->get<std::string>();
   return kind;
 }

@@ -14,6 +14,9 @@
 
 namespace claude::fuzzing::kit {
 
+// What Mutator::apply returns: the site edited, or nullopt.
+using Site = std::optional<std::string>;
+
 // "result/success", "control_request/can_use_tool", "assistant", "?" for a non-object.
 std::string kind_of(const Json& message);
 

@@ -6,8 +6,6 @@
 namespace claude::fuzzing::kit {
 namespace {
 
-using Site = std::optional<std::string>;
-
 // A step index after the first wait and before the ending: where the turn is under way.
 std::optional<std::size_t> mid_turn(const ScenarioDoc& doc, FuzzRng& rng) {
   const std::size_t end = ending_index(doc);

@@ -19,12 +19,11 @@ std::unique_ptr<Transport> make_subprocess(const Options& o) {
   std::string cli = find_cli(o.cli_path, o.search_login_shell);
   ProcessLaunch launch{build_argv(o, cli), build_environment(o, host_environment()), o.cwd,
                        o.own_process_group};
-  SubprocessOptions so;
-  so.max_line_bytes = o.max_line_bytes;
-  so.on_stderr_line = o.on_stderr;
-  so.grace = o.close_grace;
-  so.term_wait = o.term_wait;
-  return std::make_unique<SubprocessTransport>(std::move(launch), std::move(so));
+  return std::make_unique<SubprocessTransport>(std::move(launch),
+                                               SubprocessOptions{.max_line_bytes = o.max_line_bytes,
+                                                                 .on_stderr_line = o.on_stderr,
+                                                                 .grace = o.close_grace,
+                                                                 .term_wait = o.term_wait});
 }
 
 bool is_terminal_task_status(const std::string& s) {
@@ -84,10 +83,9 @@ void Session::connect() {
   if (connected_) return;
   // Argument errors and a missing CLI surface before anything starts.
   if (!transport_) transport_ = make_subprocess(options_);
-  ControlProtocol::Config config;
-  config.request_timeout = options_.control_timeout;
-  config.max_line_bytes = options_.max_line_bytes;
-  protocol_ = std::make_unique<ControlProtocol>(*transport_, config);
+  protocol_ = std::make_unique<ControlProtocol>(
+      *transport_, ControlProtocol::Config{.request_timeout = options_.control_timeout,
+                                           .max_line_bytes = options_.max_line_bytes});
   install_handlers();
   transport_->connect();
   connected_ = true;

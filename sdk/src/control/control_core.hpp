@@ -122,7 +122,6 @@ class ControlCore {
 
   // ---- state ----
   [[nodiscard]] bool ended() const { return ended_; }
-  [[nodiscard]] std::exception_ptr end_error() const { return end_error_; }
   [[nodiscard]] std::size_t inbound_in_flight() const { return inbound_.size(); }
   [[nodiscard]] std::size_t outbound_pending() const { return pending_.size(); }
   // When the last stdout line arrived or the last inbound handler finished.

@@ -397,10 +397,7 @@ PendingControl ControlProtocol::send_request(std::string_view subtype, json payl
   Engine::Output out;
   {
     std::lock_guard lock(e.mutex);
-    if (!e.core) {
-      e.config.pass_bulk_unparsed = false;
-      e.core.emplace(e.config, Clock::now());
-    }
+    if (!e.core) e.core.emplace(e.config, Clock::now());  // a request before start()
     const auto now = Clock::now();
     state->request_id = e.core->start_request(subtype, std::move(payload), timeout, now);
     const auto t = timeout.value_or(e.config.request_timeout);

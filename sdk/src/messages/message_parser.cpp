@@ -374,7 +374,7 @@ void parse_system(object obj, ChildSlices raw, SystemMessage& msg) {
   msg.session_id = loose_string(f[keys("session_id")]);
   msg.subtype = require_string(f[keys("subtype")], "/subtype");
   if (msg.subtype == "init") {
-    SystemInit init;
+    SystemInit& init = msg.init.emplace();
     init.cwd = loose_string(f[keys("cwd")]);
     init.model = loose_string(f[keys("model")]);
     init.permission_mode = loose_string(f[keys("permissionMode")]);
@@ -386,7 +386,6 @@ void parse_system(object obj, ChildSlices raw, SystemMessage& msg) {
     init.agents = string_list(f[keys("agents")]);
     init.skills = string_list(f[keys("skills")]);
     init.mcp_servers = json_text(f, keys("mcp_servers"));
-    msg.init = std::move(init);
   }
   if (msg.is_task_event()) {
     msg.task_id = optional_string(f[keys("task_id")], "/task_id");
@@ -503,36 +502,32 @@ void parse_control_request(object obj, ChildSlices raw, ControlRequest& msg) {
   msg.subtype = require_string(r[request_keys("subtype")], "/request/subtype");
   msg.request = json_text(f, keys("request"));
   if (msg.subtype == "can_use_tool") {
-    CanUseToolRequest typed;
+    auto& typed = msg.typed.emplace<CanUseToolRequest>();
     typed.tool_name = require_string(r[request_keys("tool_name")], "/request/tool_name");
     typed.input = json_text(r, request_keys("input"));
     typed.tool_use_id = optional_string(r[request_keys("tool_use_id")], "/request/tool_use_id");
     typed.permission_suggestions = json_text(r, request_keys("permission_suggestions"));
     typed.blocked_path = nullable_string(r[request_keys("blocked_path")], "/request/blocked_path");
     typed.agent_id = nullable_string(r[request_keys("agent_id")], "/request/agent_id");
-    msg.typed = std::move(typed);
   } else if (msg.subtype == "hook_callback") {
-    HookCallbackRequest typed;
+    auto& typed = msg.typed.emplace<HookCallbackRequest>();
     typed.callback_id = require_string(r[request_keys("callback_id")], "/request/callback_id");
     typed.tool_use_id = nullable_string(r[request_keys("tool_use_id")], "/request/tool_use_id");
     typed.input = json_text(r, request_keys("input"));
     if (object input;
         r[request_keys("input")] && r[request_keys("input")]->get(input) == simdjson::SUCCESS)
       typed.hook_event_name = loose_string(last_member(input, "hook_event_name"));
-    msg.typed = std::move(typed);
   } else if (msg.subtype == "mcp_message") {
-    McpMessageRequest typed;
+    auto& typed = msg.typed.emplace<McpMessageRequest>();
     typed.server_name = require_string(r[request_keys("server_name")], "/request/server_name");
     object message = require<object>(r[request_keys("message")], "/request/message");
     typed.method = loose_string(last_member(message, "method"));
     typed.message = json_text(r, request_keys("message"));
-    msg.typed = std::move(typed);
   } else if (msg.subtype == "initialize") {
-    InitializeRequest typed;
+    auto& typed = msg.typed.emplace<InitializeRequest>();
     typed.hooks = json_text(r, request_keys("hooks"));
     typed.sdk_mcp_servers = json_text(r, request_keys("sdkMcpServers"));
     typed.agents = json_text(r, request_keys("agents"));
-    msg.typed = std::move(typed);
   }
 }
 
@@ -564,11 +559,6 @@ void parse_control_response(object obj, ChildSlices raw, ControlResponse& msg) {
   msg.pending_elicitation_requests = json_text(f, keys("pending_elicitation_requests"));
 }
 
-ControlCancelRequest parse_control_cancel(object obj) {
-  return ControlCancelRequest{
-      std::string(require_string(last_member(obj, "request_id"), "/request_id"))};
-}
-
 void parse_rate_limit(object obj, ChildSlices raw, RateLimitEvent& msg) {
   static constexpr KeyList keys{"rate_limit_info"};
   auto f = pick(obj, keys, raw);
@@ -595,7 +585,9 @@ MessageBody parse_body(std::string_view type, object obj, const detail::JsonToke
   if (type == "result") return typed_body(parse_result, obj, raw);
   if (type == "control_request") return typed_body(parse_control_request, obj, raw);
   if (type == "control_response") return typed_body(parse_control_response, obj, raw);
-  if (type == "control_cancel_request") return parse_control_cancel(obj);
+  if (type == "control_cancel_request")
+    return ControlCancelRequest{
+        std::string(require_string(last_member(obj, "request_id"), "/request_id"))};
   if (type == "rate_limit_event") return typed_body(parse_rate_limit, obj, raw);
   if (type == "keep_alive") return KeepAlive{};
   return UnknownMessage{std::string(type)};

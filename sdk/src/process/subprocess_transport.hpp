@@ -20,7 +20,7 @@
 //
 // What it costs: one epoll_wait (stdout and a wake-up pipe for close()) and one read(2) per
 // stdout chunk of up to 1 MiB (one read empties a full pipe and wakes a blocked CLI once), one
-// copy per line, a 1 MiB read buffer, one stderr thread, and a `stdout_pipe_bytes` kernel pipe.
+// copy per line, a 1 MiB read buffer, one stderr thread, and a 1 MiB kernel pipe.
 #pragma once
 
 #include <chrono>
@@ -48,9 +48,6 @@ struct SubprocessOptions {
   std::size_t stderr_tail_lines = 20;
   std::chrono::milliseconds grace{5000};      // after EOF, before SIGTERM
   std::chrono::milliseconds term_wait{5000};  // after SIGTERM, before SIGKILL
-  // Kernel buffer of the CLI's stdout pipe, so it can write ahead while lines are parsed; 0 keeps
-  // the system's default (64 KiB), as does a refused raise (pipe-user-pages-soft spent).
-  std::size_t stdout_pipe_bytes = 1u << 20;
 };
 
 class SubprocessTransport final : public Transport {

@@ -4,7 +4,7 @@
 //   {"seq":N,"t":seconds since the log opened,"method":…,"target":…,"headers":{name:value},
 //    "body":<the request JSON, or its text when it is not JSON>,"status":…,"rule_line":N|null,
 //    "outcome":…}
-// Header names are lower-cased and secret headers' values (is_secret_header) become
+// Header names are lower-cased and the values of secret headers (x-api-key, cookies …) become
 // "[redacted]"; each line then passes through the recorder's redaction rules (redactor.hpp), so a
 // log holds no key those rules know. Lines are written as they come: a killed stub leaves a valid
 // file. The file follows claude/base/private_file.hpp (0600, no symlink, refused unless
@@ -25,9 +25,6 @@ namespace claude::model_stub {
 
 // The log line for one exchange (without "t"); separate from the file so it is testable.
 Json request_log_entry(std::size_t seq, const ApiRequest& request, const ApiResponse& response);
-
-// True for header names whose values are secrets (case-insensitive).
-bool is_secret_header(std::string_view name);
 
 class RequestLog {
  public:

@@ -57,7 +57,6 @@ class Server {
   void stop();
 
  private:
-  boost::asio::io_context& io_;
   ScriptedModel& model_;
   RequestLog* log_;
   boost::asio::ip::tcp::acceptor acceptor_;
